@@ -338,7 +338,7 @@ class IslandDE(Instance):
         inequalities ``g <= 0`` first, then the equalities ``|h| <= eq_tol``), and the violation
         is the sum of the violated values. Points are compared by Deb's feasibility rules, or
         with ``epsilon=True`` (epsilon-DE's settings) or ``epsilon=(theta, tc, cp)`` by the
-        epsilon level of epsilon-DE. They need ``method="de"`` on one device or the CPU
+        epsilon level of epsilon-DE. They need ``method`` ``"de"``, ``"jade"``, ``"shade"``, ``"lshade"`` or ``"jso"`` on one device or the CPU
         backend."""
         L = _lib.lib()
         c = L.metaopt_de_default_constraints()

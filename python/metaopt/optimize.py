@@ -287,7 +287,8 @@ def minimize(
     constraints : constraint or sequence of them, optional
         scipy's ``NonlinearConstraint``, ``LinearConstraint`` and ``Bounds``, and the dict form
         of ``scipy.optimize.minimize`` (``{'type': 'ineq' | 'eq', 'fun': f, 'args': ...}``),
-        refused as scipy refuses them (``method="de"`` with a Python ``fun``). A point's
+        refused as scipy refuses them (``method`` ``"de"``, ``"jade"``, ``"shade"``,
+        ``"lshade"`` or ``"jso"``). A point's
         violation is the sum of each component's distance outside its bounds (scipy's per
         constraint violation, summed); an equality component within ``eq_tol`` (option, default
         0 as scipy) counts 0. Points are compared by Deb's feasibility rules (option
@@ -667,8 +668,8 @@ def _constraints(constraints, fun, method, b, vectorized, options):
         if eq_tol is not None or epsilon is not None:
             raise ValueError("eq_tol and epsilon are options of constraints; none were given")
         return None
-    if method != "de":
-        raise ValueError(f"constraints need method='de' (the fixed DE), not method={method!r}")
+    if method in ("hc12", "jde100"):
+        raise ValueError(f"constraints need method='de', 'jade', 'shade', 'lshade' or 'jso', not method={method!r}")
     if isinstance(fun, Source):
         if not (isinstance(constraints, dict) and "type" not in constraints
                 and set(constraints) <= {"inequalities", "equalities"}):

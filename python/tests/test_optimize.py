@@ -473,6 +473,9 @@ def test_constraints_in_scipys_forms(device):
     r = metaopt.minimize(f, [(-2, 2)] * 2, constraints=[d], seed=1, device=device, maxiter=400, tol=0,
                          epsilon=True)
     assert r.constr_violation == 0 and r.fun == pytest.approx(0.5, abs=1e-6)
+    # an adaptive variant (the host-planned path)
+    r = metaopt.minimize(f, [(-2, 2)] * 2, constraints=lc, seed=1, device=device, maxiter=400, tol=0, method="shade")
+    assert r.constr_violation == 0 and r.fun == pytest.approx(0.5, abs=1e-6)
     # an equality within eq_tol: |x|^2 = 2 on the line x0 = x1 minimising x0 + x1 -> (-1, -1)
     nl = NonlinearConstraint(lambda x: [x[0] ** 2 + x[1] ** 2, x[0] - x[1]], [2, 0], [2, 0])
     r = metaopt.minimize(lambda x: float(x[0] + x[1]), [(-2, 2)] * 2, constraints=nl, seed=2, device=device,
@@ -504,7 +507,7 @@ def test_constraints_refusals():
     lc = LinearConstraint([[1, 1]], 1, np.inf)
     f = lambda x: float(x @ x)  # noqa: E731
     for why, kw in {
-        "method='de'": dict(method="jade"),
+        "method='de'": dict(method="jde100"),
         "polish": dict(polish=True),
         "unknown type": dict(constraints=[object()]),
         "columns|shape": dict(constraints=LinearConstraint([[1, 1, 1]], 1, 2)),

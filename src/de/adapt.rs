@@ -27,14 +27,51 @@
 //! is archive slot `index - Nm` of the population.
 
 use super::config::{Algorithm, Config};
+use super::constraints;
 use crate::rng::Philox;
 use rayon::prelude::*;
+use std::borrow::Cow;
 
 /// The smallest population of L-SHADE and jSO (their N_min).
 pub const N_MIN: u32 = 4;
 
 /// Words of a plan per member: a, b, c, d, e (the mutation's members) and j_rand.
 pub const IDX: usize = 6;
+
+/// Values as the adaptive variants compare them: `f` in `Engine::fitness`'s layout (or the
+/// trials', Np Nm), and with constraints each one's violation in `v` and the level of the
+/// comparisons (`constraints.rs`).
+#[derive(Clone, Debug, Default)]
+pub struct Values {
+    pub f: Vec<f64>,
+    pub v: Option<Vec<f64>>,
+    pub level: f64,
+}
+
+impl Values {
+    /// Unconstrained values.
+    pub fn plain(f: Vec<f64>) -> Values {
+        Values {
+            f,
+            v: None,
+            level: 0.0,
+        }
+    }
+
+    /// Keys that order the values as the comparisons do: the values themselves, or with
+    /// constraints each one's rank ([`constraints::keys`]).
+    pub fn keys(&self) -> Cow<'_, [f64]> {
+        match &self.v {
+            None => Cow::Borrowed(&self.f),
+            Some(v) => Cow::Owned(constraints::keys(&self.f, v, self.level)),
+        }
+    }
+
+    /// Violation i (0 without constraints).
+    fn vi(&self, i: usize) -> f64 {
+        self.v.as_ref().map_or(0.0, |v| v[i])
+    }
+}
 
 /// A variant's parameters, its paper's defaults ([`Params::of`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -435,8 +472,30 @@ impl Adaptive {
     /// replacement when full), and the evaluations are counted. Returns the archive's moves,
     /// at most one per slot (the last insertion into a slot wins, as when made in order).
     /// The populations are handled in parallel (each draws from its own stream).
+    ///
+    /// With constraints a success is a trial better than its target by the comparisons at the
+    /// level (`constraints::better`), weighed by its improvement in value where both
+    /// violations are within the level or equal, else by its improvement in violation.
     pub fn outcome(&mut self, gen: u64, plan: &Plan, fx: &[f64], fy: &[f64]) -> Vec<ArchiveMove> {
+        self.outcome_values(
+            gen,
+            plan,
+            &Values::plain(fx.to_vec()),
+            &Values::plain(fy.to_vec()),
+        )
+    }
+
+    /// [`Adaptive::outcome`] of values that may carry violations ([`Values`]).
+    pub fn outcome_values(
+        &mut self,
+        gen: u64,
+        plan: &Plan,
+        x: &Values,
+        y: &Values,
+    ) -> Vec<ArchiveMove> {
         let nm = self.nm as usize;
+        let (fx, fy) = (&x.f, &y.f);
+        let e = x.level;
         let (seed, alg, slots, shared, np) = (self.seed, self.alg, self.acap, self.shared, self.np);
         let par = &self.par;
         let per: Vec<Vec<ArchiveMove>> = self
@@ -451,10 +510,20 @@ impl Adaptive {
                 for m in 0..isl.na as usize {
                     let (old, new) = (fx[p * (nm + 1) + m], fy[p * nm + m]);
                     let new = if new.is_finite() { new } else { f64::INFINITY };
+                    let (vo, vn) = (
+                        x.vi(p * (nm + 1) + m),
+                        constraints::sanitized(y.vi(p * nm + m)),
+                    );
                     // a success: strictly better (never with a NaN target: `new` is +inf or finite)
-                    if new.partial_cmp(&old) != Some(std::cmp::Ordering::Less) {
+                    if !constraints::better(new, vn, old, vo, e) {
                         continue;
                     }
+                    // by value, or by violation where the comparison was by violation
+                    let (old, new) = if (vn <= e && vo <= e) || vn == vo {
+                        (old, new)
+                    } else {
+                        (vo, vn)
+                    };
                     let row = p * nm + m;
                     sf.push(plan.f[row]);
                     scr.push(plan.cr[row]);
@@ -585,14 +654,49 @@ pub fn selected(
     out
 }
 
+/// [`selected`] with constraints: the values and violations after the selection of `y` into
+/// `x` at their level (`constraints::sanitized` violations; `Selection::replaces_at`).
+pub fn selected_values(
+    x: &Values,
+    y: &Values,
+    na: &[u32],
+    nm: usize,
+    rule: super::config::Selection,
+) -> Values {
+    let Some(vx) = &x.v else {
+        return Values::plain(selected(&x.f, &y.f, na, nm, rule));
+    };
+    let (mut f, mut v) = (x.f.clone(), vx.clone());
+    for (p, &n) in na.iter().enumerate() {
+        for m in 0..n as usize {
+            let (i, j) = (p * (nm + 1) + m, p * nm + m);
+            let fy = if y.f[j].is_finite() {
+                y.f[j]
+            } else {
+                f64::INFINITY
+            };
+            let vy = constraints::sanitized(y.vi(j));
+            if rule.replaces_at(fy, vy, f[i], v[i], x.level) {
+                (f[i], v[i]) = (fy, vy);
+            }
+        }
+    }
+    Values {
+        f,
+        v: Some(v),
+        level: x.level,
+    }
+}
+
 /// What a backend does for the adaptive variants; [`generation`] drives it.
 pub trait AdaptBackend {
-    /// Every value, `Engine::fitness`'s layout.
-    fn fitness_values(&mut self) -> crate::error::Result<Vec<f64>>;
+    /// Every value, `Engine::fitness`'s layout (with constraints their violations and level).
+    fn fitness_values(&mut self) -> crate::error::Result<Values>;
     /// Makes the trials of the active members from `plan` (reading X and the archive).
     fn make_trials(&mut self, gen: u64, plan: &Plan, na: &[u32]) -> crate::error::Result<()>;
-    /// Evaluates the active trials: Fy (Np Nm), +inf for inactive members.
-    fn evaluate_trials(&mut self, na: &[u32]) -> crate::error::Result<Vec<f64>>;
+    /// Evaluates the active trials: Fy (Np Nm), +inf for inactive members (with constraints
+    /// their violations, +inf for inactive members).
+    fn evaluate_trials(&mut self, na: &[u32]) -> crate::error::Result<Values>;
     /// Copies parents into archive slots (before the selection overwrites them).
     fn archive(&mut self, moves: &[ArchiveMove]) -> crate::error::Result<()>;
     /// Greedy selection of the active trials, then the bests.
@@ -611,15 +715,15 @@ pub fn generation(
 ) -> crate::error::Result<u64> {
     let fx = b.fitness_values()?;
     let na = a.na();
-    let plan = a.plan(gen, &fx);
+    let plan = a.plan(gen, &fx.keys());
     b.make_trials(gen, &plan, &na)?;
     let fy = b.evaluate_trials(&na)?;
-    let moves = a.outcome(gen, &plan, &fx, &fy);
+    let moves = a.outcome_values(gen, &plan, &fx, &fy);
     b.archive(&moves)?;
     b.select(&na)?;
     if a.alg.reduces() {
-        let after = selected(&fx, &fy, &na, a.nm as usize, rule);
-        if let Some(keep) = a.reduce(gen, &after) {
+        let after = selected_values(&fx, &fy, &na, a.nm as usize, rule);
+        if let Some(keep) = a.reduce(gen, &after.keys()) {
             b.compact(&keep)?;
         }
     }

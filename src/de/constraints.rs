@@ -192,20 +192,19 @@ impl Constraints {
 }
 
 /// Errors naming `constraints` unless a run of `cfg` can take constraints `c` with
-/// `objective`: the fixed DE, a violation callback for a host callback objective, counts for a
-/// compiled source (a catalogue function has no constraints).
+/// `objective`: the fixed DE or a SHADE-family variant (not jDE100), a violation callback for a
+/// host callback objective, counts for a compiled source (a catalogue function has no
+/// constraints).
 pub fn check_run(c: Option<&Constraints>, objective: &Objective, cfg: &Config) -> Result<()> {
     let Some(c) = c else {
         return Ok(());
     };
     c.check()?;
     let alg = cfg.options.algorithm;
-    if alg != Algorithm::De {
+    if alg == Algorithm::Jde100 {
         return Err(Error::arg(
             "constraints",
-            format!(
-                "the {alg} algorithm does not take constraints; use the fixed DE (algorithm de)"
-            ),
+            format!("the {alg} algorithm does not take constraints; use the fixed DE (de) or jade, shade, lshade, jso"),
         ));
     }
     match (objective, &c.violation) {

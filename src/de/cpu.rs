@@ -6,6 +6,7 @@
 //! are called with all trials at once, and a user OpenCL source is evaluated on the device in
 //! use (it has no host form).
 
+use super::adapt;
 use super::ade;
 use super::config::Algorithm;
 use super::config::{rounded, Config, Mutation};
@@ -49,6 +50,10 @@ pub struct CpuDe {
     cons: Option<Cons>,
     vx: Vec<f64>,
     vy: Vec<f64>,
+    /// A constrained adaptive variant (JADE, SHADE, L-SHADE, jSO): the host-planned path of
+    /// `adapt.rs` that the device takes then (`ade_trial`, `ade_select`), and its archive rows
+    /// (`acap` per population, slot s of population p at `(p acap + s) Nn`).
+    planned: Option<(adapt::Adaptive, Vec<f64>)>,
 }
 
 /// A constrained run's constraints, initial level and level now.
@@ -104,7 +109,19 @@ impl CpuDe {
             cons: None,
             vx: Vec::new(),
             vy: Vec::new(),
+            planned: None,
         })
+    }
+
+    /// Component n of mutation member k of population p: a member (k < Nm) or archive slot
+    /// k - Nm (`cl/de.cl` `ADE_X`).
+    fn ade_x(&self, archive: &[f64], acap: u32, p: usize, k: u32, n: usize) -> f64 {
+        let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
+        if (k as usize) < nm {
+            self.x[(p * (nm + 1) + k as usize) * nn + n]
+        } else {
+            archive[(p * acap as usize + (k as usize - nm)) * nn + n]
+        }
     }
 
     /// The level of the comparisons (0 without constraints).
@@ -435,6 +452,19 @@ impl CpuDe {
 
     /// Generation `gen` of JADE, SHADE, L-SHADE or jSO on every island (`ade::generation`),
     /// then each island's best row.
+    /// One generation of a constrained adaptive variant on the host-planned path.
+    fn planned_generation(&mut self, gen: u64) -> Result<u64> {
+        let (mut a, archive) = self.planned.take().expect("planned variant started");
+        let rule = self.cfg.options.selection;
+        let done = {
+            let mut b = CpuPlanned { de: self, archive };
+            let done = adapt::generation(&mut a, &mut b, gen, rule);
+            (done, b.archive)
+        };
+        self.planned = Some((a, done.1));
+        done.0
+    }
+
     fn ade_generation(&mut self, gen: u64) -> Result<()> {
         let (nm, nn) = (self.cfg.nm as usize, self.cfg.nn as usize);
         let (shape, mut st) = self.ade.take().expect("adaptive variant started");
@@ -530,7 +560,13 @@ impl Engine for CpuDe {
                 .zip(y.par_chunks(nm * nn))
                 .for_each(|(xp, yp)| xp[..nm * nn].copy_from_slice(yp));
         }
-        self.ade = self.cfg.options.algorithm.planned().then(|| {
+        // constrained adaptive variants take the host-planned path (as on the device)
+        self.planned = (constrained && self.cfg.options.algorithm.planned()).then(|| {
+            let a = adapt::Adaptive::new(&self.cfg);
+            let rows = c.np as usize * a.acap as usize * nn;
+            (a, vec![0.0; rows])
+        });
+        self.ade = (self.cfg.options.algorithm.planned() && !constrained).then(|| {
             let o = &self.cfg.options;
             let shape = ade::Shape::new(
                 o.algorithm,
@@ -578,6 +614,12 @@ impl Engine for CpuDe {
             let n = self.per_generation();
             self.ade_generation(gen)?;
             return Ok(n);
+        }
+        if self.planned.is_some() {
+            if let Some(c) = self.cons.as_mut() {
+                c.level = c.c.handling.level(c.e0, gen);
+            }
+            return self.planned_generation(gen);
         }
         if let Some(c) = self.cons.as_mut() {
             c.level = c.c.handling.level(c.e0, gen);
@@ -693,6 +735,9 @@ impl Engine for CpuDe {
             let s = self.cfg.options.jde_small;
             return self.cfg.np as u64 * jde::per_cycle(self.cfg.nm - s, s);
         }
+        if let Some((a, _)) = &self.planned {
+            return a.per_generation();
+        }
         self.ade
             .as_ref()
             .map_or(self.cfg.np as u64 * self.cfg.nm as u64, |(_, st)| {
@@ -711,6 +756,12 @@ impl Engine for CpuDe {
     }
 
     fn save(&mut self, trials: bool) -> Result<EngineState> {
+        if self.planned.is_some() {
+            return Err(Error::arg(
+                "state",
+                "a constrained adaptive run on the CPU backend cannot be saved (its host-planned state has no checkpoint form); run it on a device, or the fixed DE",
+            ));
+        }
         let (y, fy) = if trials {
             (self.y.clone(), self.fy.clone())
         } else {
@@ -837,5 +888,166 @@ impl Engine for CpuDe {
 
     fn describe(&self) -> String {
         crate::device::Backend::Cpu.describe()
+    }
+}
+
+/// The CPU backend's side of the host-planned adaptive variants (`adapt.rs`), as the device's
+/// `ade_trial`, `ade_eval`, `ade_archive` and `ade_select` do it: a constrained JADE, SHADE,
+/// L-SHADE or jSO follows the device's run.
+struct CpuPlanned<'a> {
+    de: &'a mut CpuDe,
+    archive: Vec<f64>,
+}
+
+impl adapt::AdaptBackend for CpuPlanned<'_> {
+    fn fitness_values(&mut self) -> Result<adapt::Values> {
+        Ok(adapt::Values {
+            f: self.de.fx.clone(),
+            v: self.de.cons.as_ref().map(|_| self.de.vx.clone()),
+            level: self.de.level_now(),
+        })
+    }
+
+    fn make_trials(&mut self, gen: u64, plan: &adapt::Plan, na: &[u32]) -> Result<()> {
+        let acap = self.planned_acap();
+        let mut y = std::mem::take(&mut self.de.y);
+        let c = &self.de.cfg;
+        let (np, nm, nn) = (c.np as usize, c.nm as usize, c.nn as usize);
+        let shared = c.options.shared_random;
+        let seed = c.options.crossover_seed;
+        y.par_chunks_mut(nn).enumerate().for_each(|(r, row)| {
+            let (p, m) = (r / nm, r % nm);
+            if m >= na[p] as usize {
+                return;
+            }
+            let id = &plan.idx[r * adapt::IDX..(r + 1) * adapt::IDX];
+            let (pk, npk) = if shared {
+                (0, 1)
+            } else {
+                (p as u64, np as u64)
+            };
+            let t = (gen * npk + pk) * nm as u64 + m as u64;
+            let x = |k: u32, n: usize| self.de.ade_x(&self.archive, acap, p, k, n);
+            ops::trial(
+                row,
+                ops::TrialKey::counter(seed, t, c.nn),
+                id[5],
+                plan.crt[r],
+                &c.lo,
+                &c.hi,
+                |n| c.kinds[n],
+                &c.integral,
+                |n| {
+                    (x(id[0], n) + plan.fw[r] * (x(id[1], n) - x(id[2], n)))
+                        + plan.f[r] * (x(id[3], n) - x(id[4], n))
+                },
+                |n| x(m as u32, n),
+            );
+        });
+        self.de.y = y;
+        Ok(())
+    }
+
+    fn evaluate_trials(&mut self, na: &[u32]) -> Result<adapt::Values> {
+        let de = &mut *self.de;
+        let (nm, nn) = (de.cfg.nm as usize, de.cfg.nn as usize);
+        let mut rows = Vec::new();
+        for (p, &n) in na.iter().enumerate() {
+            rows.extend_from_slice(&de.y[p * nm * nn..(p * nm + n as usize) * nn]);
+        }
+        let f = if rows.is_empty() {
+            Vec::new()
+        } else {
+            de.values(&rows)?
+        };
+        let v = if rows.is_empty() || de.cons.is_none() {
+            Vec::new()
+        } else {
+            de.violations_of(&rows)?
+        };
+        let (mut fy, mut vy) = (
+            vec![f64::INFINITY; de.fy.len()],
+            vec![f64::INFINITY; de.fy.len()],
+        );
+        let mut at = 0;
+        for (p, &n) in na.iter().enumerate() {
+            for m in 0..n as usize {
+                fy[p * nm + m] = if f[at].is_finite() {
+                    de.cfg.fitness_value(f[at])
+                } else {
+                    f64::INFINITY
+                };
+                if !v.is_empty() {
+                    vy[p * nm + m] = de.cfg.fitness_value(constraints::sanitized(v[at]));
+                }
+                at += 1;
+            }
+        }
+        de.fy = fy.clone();
+        let constrained = de.cons.is_some();
+        if constrained {
+            de.vy = vy.clone();
+        }
+        Ok(adapt::Values {
+            f: fy,
+            v: constrained.then_some(vy),
+            level: de.level_now(),
+        })
+    }
+
+    fn archive(&mut self, moves: &[adapt::ArchiveMove]) -> Result<()> {
+        let (nm, nn) = (self.de.cfg.nm as usize, self.de.cfg.nn as usize);
+        let acap = self.planned_acap() as usize;
+        for mv in moves {
+            let (p, m, s) = (mv.p as usize, mv.m as usize, mv.slot as usize);
+            let from = (p * (nm + 1) + m) * nn;
+            self.archive[(p * acap + s) * nn..(p * acap + s + 1) * nn]
+                .copy_from_slice(&self.de.x[from..from + nn]);
+        }
+        Ok(())
+    }
+
+    fn select(&mut self, na: &[u32]) -> Result<()> {
+        let nm = self.de.cfg.nm as usize;
+        // the active trials (the others hold +inf, which selects nothing but is skipped alike)
+        for (p, &n) in na.iter().enumerate() {
+            self.de.select_rows(p * nm..p * nm + n as usize);
+        }
+        self.de.rank();
+        Ok(())
+    }
+
+    fn compact(&mut self, keep: &[Vec<u32>]) -> Result<()> {
+        let de = &mut *self.de;
+        let (nm, nn) = (de.cfg.nm as usize, de.cfg.nn as usize);
+        let constrained = de.cons.is_some();
+        for (p, k) in keep.iter().enumerate() {
+            let o = p * (nm + 1);
+            for (j, &m) in k.iter().enumerate() {
+                let m = m as usize;
+                if m != j {
+                    de.x.copy_within((o + m) * nn..(o + m + 1) * nn, (o + j) * nn);
+                    de.fx[o + j] = de.fx[o + m];
+                    if constrained {
+                        de.vx[o + j] = de.vx[o + m];
+                    }
+                }
+            }
+            for j in k.len()..nm {
+                de.fx[o + j] = f64::INFINITY;
+                if constrained {
+                    de.vx[o + j] = f64::INFINITY;
+                }
+            }
+        }
+        de.rank();
+        Ok(())
+    }
+}
+
+impl CpuPlanned<'_> {
+    fn planned_acap(&self) -> u32 {
+        let c = &self.de.cfg;
+        (self.archive.len() / (c.np as usize * c.nn as usize).max(1)) as u32
     }
 }

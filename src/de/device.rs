@@ -2,7 +2,7 @@
 //! its kernels. A host callback objective reads Y back, is called with the trials row by row,
 //! and its values go back for the selection kernel.
 
-use super::adapt::{self, AdaptBackend, Adaptive, ArchiveMove, Plan};
+use super::adapt::{self, AdaptBackend, Adaptive, ArchiveMove, Plan, Values};
 use super::config::Algorithm;
 use super::config::{Config, Mutation, Selection};
 use super::constraints::{self, Constraints};
@@ -1569,6 +1569,8 @@ impl Engine for DeviceDe {
     }
 
     fn generation(&mut self, gen: u64, cut: Option<&Cut>) -> Result<u64> {
+        // the comparisons' level of this generation (constrained runs)
+        self.put_level(gen)?;
         if self.adef.is_some() {
             // one generation, one launch (not cut in pieces)
             let n = self.per_generation();
@@ -1605,7 +1607,6 @@ impl Engine for DeviceDe {
             self.ade = Some(st);
             return done;
         }
-        self.put_level(gen)?;
         let (np, nm, nn) = self.sizes();
         let k = self.k()?;
         let o = &self.cfg.options;
@@ -2241,13 +2242,21 @@ struct AdeDevice<'a> {
 }
 
 impl AdaptBackend for AdeDevice<'_> {
-    fn fitness_values(&mut self) -> Result<Vec<f64>> {
+    fn fitness_values(&mut self) -> Result<Values> {
+        if self.de.cons.is_some() {
+            // constrained: read each generation (the host keeps no copy)
+            return Ok(Values {
+                f: self.de.fitness()?,
+                v: self.de.read_violations()?,
+                level: self.de.level(),
+            });
+        }
         let fx = match self.fx.take() {
             Some(fx) => fx,
             None => self.de.fitness()?,
         };
         self.fx = Some(fx.clone());
-        Ok(fx)
+        Ok(Values::plain(fx))
     }
 
     fn make_trials(&mut self, gen: u64, plan: &Plan, na: &[u32]) -> Result<()> {
@@ -2298,11 +2307,12 @@ impl AdaptBackend for AdeDevice<'_> {
         )
     }
 
-    fn evaluate_trials(&mut self, na: &[u32]) -> Result<Vec<f64>> {
+    fn evaluate_trials(&mut self, na: &[u32]) -> Result<Values> {
         let de = &mut *self.de;
         let (np, nm, nn) = de.sizes();
         let (npu, nmu, nnu) = (np as usize, nm as usize, nn as usize);
         let fdouble = de.cfg.fitness_double();
+        let level = de.cons.as_ref().map_or(0.0, |c| c.level);
         if let Some(cb) = &de.callback {
             let raw = de.y.to_vec(&de.queue)?;
             let rows = y_rows(&fp_values(&raw, de.cfg.options.double), npu, nmu, nnu);
@@ -2313,7 +2323,14 @@ impl AdaptBackend for AdeDevice<'_> {
             let count = active.len() / nnu.max(1);
             let mut v = vec![f64::INFINITY; count];
             cb.call(&active, count, nnu, &mut v)?;
+            // with constraints, the violations' callback beside the objective's
+            let mut w = Vec::new();
+            if let Some(vcb) = de.cons.as_ref().and_then(|c| c.c.violation.as_ref()) {
+                w = vec![f64::INFINITY; count];
+                vcb.call(&active, count, nnu, &mut w)?;
+            }
             let mut fy = vec![f64::INFINITY; npu * nmu];
+            let mut vy = vec![f64::INFINITY; if w.is_empty() { 0 } else { npu * nmu }];
             let mut at = 0;
             for (p, &n) in na.iter().enumerate() {
                 for m in 0..n as usize {
@@ -2322,11 +2339,21 @@ impl AdaptBackend for AdeDevice<'_> {
                     } else {
                         f64::INFINITY
                     };
+                    if !w.is_empty() {
+                        vy[p * nmu + m] = de.cfg.fitness_value(constraints::sanitized(w[at]));
+                    }
                     at += 1;
                 }
             }
-            de.fy.write(&de.queue, &fp_bytes(&fy, fdouble))?;
-            return Ok(fy);
+            let mut both = fy.clone();
+            both.extend(&vy);
+            de.fy.write(&de.queue, &fp_bytes(&both, fdouble))?;
+            self.fy = Some(fy.clone());
+            return Ok(Values {
+                f: fy,
+                v: (!w.is_empty()).then_some(vy),
+                level,
+            });
         }
         let k = de.k()?;
         let eval = k.ade_eval.as_ref().expect("built with an objective");
@@ -2346,9 +2373,15 @@ impl AdaptBackend for AdeDevice<'_> {
             None,
             "clEnqueueNDRangeKernel(ade_eval)",
         )?;
-        let fy = fp_values(&de.fy.to_vec(&de.queue)?, fdouble);
+        let mut fy = fp_values(&de.fy.to_vec(&de.queue)?, fdouble);
+        // with constraints the violations follow the values
+        let vy = (fy.len() > npu * nmu).then(|| fy.split_off(npu * nmu));
         self.fy = Some(fy.clone());
-        Ok(fy)
+        Ok(Values {
+            f: fy,
+            v: vy,
+            level,
+        })
     }
 
     fn archive(&mut self, moves: &[ArchiveMove]) -> Result<()> {
@@ -2401,8 +2434,8 @@ impl AdaptBackend for AdeDevice<'_> {
             )?;
         }
         // what ade_select and de_best leave in Fx: the selected values, each island's best
-        // in its slot Nm
-        if let (Some(fx), Some(fy)) = (&self.fx, &self.fy) {
+        // in its slot Nm (unconstrained: a constrained run reads them)
+        if let (Some(fx), Some(fy), None) = (&self.fx, &self.fy, &de.cons) {
             let (np, nm) = (np as usize, nm as usize);
             let mut after = adapt::selected(fx, fy, na, nm, self.rule);
             for p in 0..np {
@@ -2434,6 +2467,16 @@ impl AdaptBackend for AdeDevice<'_> {
             }
             for j in k.len()..nm {
                 fx[p * (nm + 1) + j] = f64::INFINITY;
+            }
+            if de.cons.is_some() {
+                // the violations, after the values, move alike
+                let o = np * (nm + 1) + p * (nm + 1);
+                for (j, &m) in k.iter().enumerate() {
+                    fx[o + j] = fx[o + m as usize];
+                }
+                for j in k.len()..nm {
+                    fx[o + j] = f64::INFINITY;
+                }
             }
         }
         de.x.write(&de.queue, &fp_bytes(&x, double))?;

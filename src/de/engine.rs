@@ -900,7 +900,7 @@ impl DeMultiPop {
     }
 
     /// The constraints of the runs from the next `init` on (`None`: unconstrained). They need
-    /// the fixed DE on one device or the CPU backend; a host callback objective takes them as
+    /// the fixed DE or a SHADE-family variant (not jDE100) on one device or the CPU backend; a host callback objective takes them as
     /// a violation callback, a compiled one as its `constraints` function's counts. Errors name
     /// `constraints` or `eq_tol`.
     pub fn set_constraints(&mut self, c: Option<Constraints>) -> Result<()> {

@@ -295,7 +295,7 @@ pub extern "C" fn metaopt_de_default_constraints() -> MetaoptDeConstraints {
 }
 
 /// Sets the constraints of the runs from the next `metaopt_de_init` on (NULL: none). They need
-/// the fixed DE (`algorithm` 0) on one device or the CPU backend; a source objective computes
+/// the fixed DE or JADE, SHADE, L-SHADE or jSO (not jDE100) on one device or the CPU backend; a source objective computes
 /// them with its `constraints` function, a host callback objective takes `violation`.
 /// `METAOPT_ERR_INVALID_ARGUMENT` names `constraints`, `eq_tol` or the epsilon settings; the
 /// pairing with the objective is checked at init. The result is 0.

@@ -5,7 +5,7 @@
 //! `error.rs` (the C error codes and the one `Error` -> code table), `handle.rs` (the one handle
 //! mechanism), `result.rs` (the one pattern of result structs and their frees), then one file per
 //! solver (`qap.rs`, `qap_ts.rs`, `hc12.rs`, `de.rs`, `de_batch.rs`, `bh.rs`, `sat.rs`,
-//! `knapsack.rs` with `qiga.rs`, `graph.rs` with `sp.rs` and `aco.rs`, `awvd.rs`), `functions.rs` (catalogue functions evaluated by name), `device.rs` and
+//! `knapsack.rs` with `qiga.rs`, `graph.rs` with `sp.rs` and `aco.rs`, `awvd.rs`), `functions.rs` (catalogue functions evaluated by name), `cec2006.rs` (the CEC 2006 constrained problems), `device.rs` and
 //! `version.rs`.
 //!
 //! Names: functions are `metaopt_<noun>_<verb>` (`metaopt_qap_run`, `metaopt_device_count`),
@@ -43,6 +43,7 @@
 //! | `device` | device selection and listing, and the backend of every create call |
 //! | `version` | the library's version |
 //! | `functions` | catalogue functions evaluated by name |
+//! | `cec2006` | the CEC 2006 constrained problems: sizes, boxes, best points, evaluation |
 //! | `qap` | QAP instances and the HC12 QAP solver |
 //! | `qap_ts` | the QAP robust tabu search |
 //! | `hc12` | the general HC12 solver |
@@ -61,6 +62,7 @@ mod aco;
 mod awvd;
 mod bh;
 pub(crate) mod boundary;
+mod cec2006;
 mod de;
 mod de_batch;
 mod device;
@@ -83,6 +85,7 @@ mod version;
 pub use aco::*;
 pub use awvd::*;
 pub use bh::*;
+pub use cec2006::*;
 pub use de::*;
 pub use de_batch::*;
 pub use device::*;

@@ -222,7 +222,7 @@ pub struct DeArgs {
     /// `void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)`
     /// writes NG inequality values g (satisfied when g <= 0), then NH equality values h
     /// (satisfied when |h| <= --eq-tol). The CEC 2006 problems (--function G01 .. G24) have their
-    /// own. The fixed DE on one device or --cpu; the result is the best feasible point, else the
+    /// own. The fixed DE or jade, shade, lshade, jso, on one device or --cpu; the result is the best feasible point, else the
     /// least violation
     #[arg(long, value_name = "NG,NH", conflicts_with_all = ["batch", "problems"])]
     constraints: Option<String>,

@@ -1527,7 +1527,7 @@ fn de_constrained_problems_and_sources() {
                 "--dims",
                 "2",
                 "--algorithm",
-                "jade",
+                "jde100",
             ],
             "constraints",
         ),

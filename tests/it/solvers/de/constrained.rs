@@ -265,9 +265,10 @@ fn constraints_refusals_name_their_argument() {
         e.to_string().contains("constraints") && e.to_string().contains("F1"),
         "{e}"
     );
-    // an adaptive algorithm
-    let mut p = DeParams::new(2, 8, 2, -1.0, 1.0, BoundsCorrection::Saturation);
-    p.options.algorithm = metaopt::de::Algorithm::Jade;
+    // jDE100
+    let mut p = DeParams::new(2, 30, 2, -1.0, 1.0, BoundsCorrection::Saturation);
+    p.options.algorithm = metaopt::de::Algorithm::Jde100;
+    p.options.jde_small = 4;
     let mut de = DeMultiPop::new(&p, Backend::Cpu).unwrap();
     de.set_constraints(Some(Constraints::compiled(1, 0)))
         .unwrap();
@@ -279,4 +280,78 @@ fn constraints_refusals_name_their_argument() {
         )
         .unwrap_err();
     assert!(e.to_string().contains("constraints"), "{e}");
+}
+
+/// The SHADE family with constraints (the host-planned path on both backends): the CPU backend
+/// makes the device's run in double (values and violations, 40 generations of G06, with and
+/// without migration), and L-SHADE solves G06 and JADE G08 feasibly.
+#[test]
+fn adaptive_variants_take_constraints() {
+    use metaopt::de::Algorithm;
+    let (obj, bounds, c) = constraints::cec2006("G06").unwrap();
+    for (alg, migration) in [
+        (Algorithm::Jade, Migration::new(MigrationKind::PermuteN, 5)),
+        (Algorithm::Shade, Migration::NONE),
+        (Algorithm::LShade, Migration::NONE),
+        (Algorithm::Jso, Migration::NONE),
+    ] {
+        let mut runs = Vec::new();
+        for backend in [Backend::DEVICE, Backend::Cpu] {
+            let nn = bounds.len() as u32;
+            let mut p = DeParams::new(3, 16, nn, 0.0, 1.0, BoundsCorrection::Halfway);
+            p.limits = bounds.clone();
+            p.options.double = true;
+            p.options.algorithm = alg;
+            p.options.lshade_budget = 16 * 40;
+            let mut de = DeMultiPop::new(&p, backend).unwrap();
+            de.set_constraints(Some(c.clone())).unwrap();
+            de.init(&obj, Mutation::Rand1, migration).unwrap();
+            runs.push(de);
+        }
+        for g in 0..40 {
+            let (a, b) = (runs[0].fitness().unwrap(), runs[1].fitness().unwrap());
+            let (va, vb) = (
+                runs[0].violations().unwrap().unwrap(),
+                runs[1].violations().unwrap().unwrap(),
+            );
+            for i in 0..a.len() {
+                let close =
+                    |u: f64, v: f64, s: f64| u == v || (u - v).abs() <= 1e-9 * u.abs().max(s);
+                assert!(
+                    close(a[i], b[i], 1.0) && close(va[i], vb[i], 1e-9),
+                    "{alg} gen {g} value {i}: device ({}, {}), cpu ({}, {})",
+                    a[i],
+                    va[i],
+                    b[i],
+                    vb[i]
+                );
+            }
+            runs[0].iteration().unwrap();
+            runs[1].iteration().unwrap();
+        }
+    }
+    for (name, alg, best, tol) in [
+        ("G06", Algorithm::LShade, -6961.81387558015, 1e-4),
+        ("G08", Algorithm::Jade, -0.0958250414180359, 1e-9),
+    ] {
+        let (obj, bounds, c) = constraints::cec2006(name).unwrap();
+        for backend in [Backend::DEVICE, Backend::Cpu] {
+            let nn = bounds.len() as u32;
+            let mut p = DeParams::new(1, 60, nn, 0.0, 1.0, BoundsCorrection::Halfway);
+            p.limits = bounds.clone();
+            p.options.double = true;
+            p.options.algorithm = alg;
+            p.options.lshade_budget = 60_000;
+            let mut de = DeMultiPop::new(&p, backend).unwrap();
+            de.set_constraints(Some(c.clone())).unwrap();
+            de.init(&obj, Mutation::Rand1, Migration::NONE).unwrap();
+            let r = de.run(&Stop::budget(1000)).unwrap();
+            assert_eq!(r.violation, 0.0, "{name} {alg} {backend:?}: {r:?}");
+            assert!(
+                (r.value - best).abs() <= tol * best.abs().max(1.0),
+                "{name} {alg} {backend:?}: {}, best known {best}",
+                r.value
+            );
+        }
+    }
 }
