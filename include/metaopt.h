@@ -1425,6 +1425,111 @@ typedef struct MetaoptBhSolveResult {
 } MetaoptBhSolveResult;
 
 /**
+ * One problem of the set (`metaopt_cec2006_info`). Only `error_message` is owned: free it with
+ * `metaopt_pointer_free`. On error every number is 0.
+ */
+typedef struct MetaoptCec2006Info {
+  /**
+   * 1..24 (problem Gk is number k).
+   */
+  uint32_t id;
+  /**
+   * Variables.
+   */
+  uint32_t dims;
+  /**
+   * Inequalities g_i(x) <= 0, first in a constraint vector.
+   */
+  uint32_t ng;
+  /**
+   * Equalities h_j(x) = 0, after the inequalities; satisfied when |h_j| <=
+   * `equality_tolerance`.
+   */
+  uint32_t nh;
+  /**
+   * The best known objective value as the report gives it (G02, G03 and G08, maximisations in
+   * the report, are minimised in their negated form: this is the negated value).
+   */
+  double best;
+  /**
+   * 1 when the best known point is feasible; 0 for G20, whose only known point violates its
+   * constraints slightly.
+   */
+  uint8_t best_feasible;
+  /**
+   * 1 when the report states the problem as a maximisation (G02, G03, G08).
+   */
+  uint8_t maximisation;
+  /**
+   * The report's tolerance of an equality, 1e-4.
+   */
+  double equality_tolerance;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptCec2006Info;
+
+/**
+ * An array of doubles owned by the caller: free it with `metaopt_double_array_free_result` (or
+ * `values` and `error_message` with `metaopt_pointer_free`).
+ */
+typedef struct MetaoptDoubleArrayResult {
+  double *values;
+  uint32_t length;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptDoubleArrayResult;
+
+/**
+ * The values of a problem at `rows` points (`metaopt_cec2006_evaluate`). The arrays are the
+ * caller's: free them all with `metaopt_cec2006_free_evaluate_result`. On error they are NULL
+ * and the counts 0.
+ */
+typedef struct MetaoptCec2006EvaluateResult {
+  /**
+   * The objective, `rows` values (value i for point i).
+   */
+  double *f;
+  /**
+   * The constraint values, `rows * constraints` values row by row: point i's `ng`
+   * inequalities g then its `nh` equalities h at `c[i * constraints ..]`.
+   */
+  double *c;
+  /**
+   * The report's mean violation of each point, `rows` values: (sum of the g_i > 0 and of the
+   * |h_j| > 1e-4) / (ng + nh); 0 means feasible.
+   */
+  double *violation;
+  /**
+   * Points evaluated.
+   */
+  uint32_t rows;
+  /**
+   * Constraint values per point (ng + nh).
+   */
+  uint32_t constraints;
+  /**
+   * `METAOPT_OK` or a `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptCec2006EvaluateResult;
+
+/**
  * The constraints of an island DE instance (`metaopt_de_set_constraints`): inequalities
  * `g(x) <= 0` and equalities `|h(x)| <= eq_tol`. A point's violation is the sum of its
  * inequalities' positive values and of its equalities' absolute values beyond `eq_tol`.
@@ -1709,23 +1814,6 @@ typedef struct MetaoptDeRunResult {
    */
   double violation;
 } MetaoptDeRunResult;
-
-/**
- * An array of doubles owned by the caller: free it with `metaopt_double_array_free_result` (or
- * `values` and `error_message` with `metaopt_pointer_free`).
- */
-typedef struct MetaoptDoubleArrayResult {
-  double *values;
-  uint32_t length;
-  /**
-   * `METAOPT_OK` or a `MetaoptErrorCode`.
-   */
-  int32_t error_code;
-  /**
-   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
-   */
-  char *error_message;
-} MetaoptDoubleArrayResult;
 
 /**
  * One problem of a batch; start from `metaopt_batch_de_default_problem()` and set at least
@@ -3742,6 +3830,74 @@ struct MetaoptStringResult metaopt_bh_info(const struct MetaoptBhInstance *h);
 void metaopt_bh_free(struct MetaoptBhInstance *h);
 
 /**
+ * Problem `problem` of the CEC 2006 set: "G01".."G24" (case-insensitive; "g1" and "7" name G01
+ * and G07). `METAOPT_ERR_NULL_POINTER` for NULL, `METAOPT_ERR_INVALID_ARGUMENT` naming
+ * `problem` for any other name.
+ *
+ * # Safety
+ * `problem` must be NULL or a NUL-terminated string.
+ */
+struct MetaoptCec2006Info metaopt_cec2006_info(const char *problem);
+
+/**
+ * The box of problem `problem` (named as `metaopt_cec2006_info` takes it): `2 * dims` values,
+ * the lower bounds of the variables, then their upper bounds. Free the result with
+ * `metaopt_double_array_free_result`. Errors as `metaopt_cec2006_info`.
+ *
+ * # Safety
+ * `problem` must be NULL or a NUL-terminated string.
+ */
+struct MetaoptDoubleArrayResult metaopt_cec2006_bounds(const char *problem);
+
+/**
+ * The report's best known point of problem `problem`, `dims` values (G20's violates its
+ * constraints: `best_feasible` is 0 there). Free the result with
+ * `metaopt_double_array_free_result`. Errors as `metaopt_cec2006_info`.
+ *
+ * # Safety
+ * `problem` must be NULL or a NUL-terminated string.
+ */
+struct MetaoptDoubleArrayResult metaopt_cec2006_best_point(const char *problem);
+
+/**
+ * The objective, the constraint values and the mean violation of problem `problem` at `rows`
+ * points of `dims` coordinates (`points`, rows x dims doubles row by row; copied). `dims` must
+ * be the problem's. `backend` is a `MetaoptBackend`: 0 a device (`device`: a number of the
+ * device list, or -1 for the device in use), through the problem's OpenCL `objective` and
+ * `constraints` (`cl/cec2006.cl`) in double; 1 the host, the library's f64 reference (`device`
+ * is then ignored, but must not be below -1). A point outside the box is evaluated as it is
+ * (its values may be NaN, as a logarithm of a negative number). Free the result with
+ * `metaopt_cec2006_free_evaluate_result`.
+ *
+ * Errors: `METAOPT_ERR_NULL_POINTER` for a NULL `problem` or `points`;
+ * `METAOPT_ERR_INVALID_ARGUMENT` naming `problem` (unknown), `rows` (0, or more than the
+ * address space), `dims` (not the problem's), `points` (a NaN or infinite coordinate, its row
+ * and column named), `backend` or `device`; `METAOPT_ERR_UNSUPPORTED` for a device without
+ * `cl_khr_fp64`.
+ *
+ * # Safety
+ * `problem` must be NULL or a NUL-terminated string; `points` NULL or holding `rows * dims`
+ * doubles.
+ */
+struct MetaoptCec2006EvaluateResult metaopt_cec2006_evaluate(const char *problem,
+                                                             const double *points,
+                                                             uint32_t rows,
+                                                             uint32_t dims,
+                                                             int32_t backend,
+                                                             int32_t device);
+
+/**
+ * Frees the arrays and the message of a `MetaoptCec2006EvaluateResult` and sets them to NULL
+ * and the counts to 0 (so a second call is harmless); the struct itself belongs to the caller.
+ * NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_cec2006_evaluate` (or one already freed
+ * here).
+ */
+void metaopt_cec2006_free_evaluate_result(struct MetaoptCec2006EvaluateResult *r);
+
+/**
  * No constraint counts, tolerance 1e-4, Deb's rules, and epsilon-DE's published settings
  * (theta 0.2, tc 1000, cp 5) for `handling` 1.
  */
@@ -3749,7 +3905,7 @@ struct MetaoptDeConstraints metaopt_de_default_constraints(void);
 
 /**
  * Sets the constraints of the runs from the next `metaopt_de_init` on (NULL: none). They need
- * the fixed DE (`algorithm` 0) on one device or the CPU backend; a source objective computes
+ * the fixed DE or JADE, SHADE, L-SHADE or jSO (not jDE100) on one device or the CPU backend; a source objective computes
  * them with its `constraints` function, a host callback objective takes `violation`.
  * `METAOPT_ERR_INVALID_ARGUMENT` names `constraints`, `eq_tol` or the epsilon settings; the
  * pairing with the objective is checked at init. The result is 0.

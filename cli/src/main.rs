@@ -304,6 +304,7 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::DeDigits(a)) => bench::de::digits(&a),
         Command::Bench(BenchCommand::DeTable(a)) => bench::de_table::table(&a),
         Command::Bench(BenchCommand::Scale(a)) => bench::scale::run(&a),
+        Command::Bench(BenchCommand::Constrained(a)) => bench::constrained::run(&a),
     });
     // the --output file is renamed over its target when the command ended well or was
     // interrupted with its best so far; an error leaves none

@@ -50,7 +50,7 @@ one at a time. A Python objective must not call its own instance (``free`` inclu
 ``MetaoptError`` with code ``ErrorCode.BUSY``.
 """
 
-from . import batch_de, bh, catalogue, knapsack, qap, qiga, sat, sp, voronoi
+from . import batch_de, bh, catalogue, cec2006, knapsack, qap, qiga, sat, sp, voronoi
 from ._errors import ErrorCode, MetaoptError
 from ._interrupt import Interrupted, StopToken, interrupt
 from ._lib import library_path

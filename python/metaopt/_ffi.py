@@ -506,6 +506,42 @@ class MetaoptBhSolveResult(Structure):
     ]
 
 
+class MetaoptCec2006Info(Structure):
+    _fields_ = [
+        ("id", c_uint32),
+        ("dims", c_uint32),
+        ("ng", c_uint32),
+        ("nh", c_uint32),
+        ("best", c_double),
+        ("best_feasible", c_uint8),
+        ("maximisation", c_uint8),
+        ("equality_tolerance", c_double),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptDoubleArrayResult(Structure):
+    _fields_ = [
+        ("values", POINTER(c_double)),
+        ("length", c_uint32),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
+class MetaoptCec2006EvaluateResult(Structure):
+    _fields_ = [
+        ("f", POINTER(c_double)),
+        ("c", POINTER(c_double)),
+        ("violation", POINTER(c_double)),
+        ("rows", c_uint32),
+        ("constraints", c_uint32),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
 class MetaoptDeConstraints(Structure):
     _fields_ = [
         ("inequalities", c_uint32),
@@ -585,15 +621,6 @@ class MetaoptDeRunResult(Structure):
         ("fitness_precision", c_int32),
         ("stop_reason", c_int32),
         ("violation", c_double),
-    ]
-
-
-class MetaoptDoubleArrayResult(Structure):
-    _fields_ = [
-        ("values", POINTER(c_double)),
-        ("length", c_uint32),
-        ("error_code", c_int32),
-        ("error_message", c_char_ptr),
     ]
 
 
@@ -1307,12 +1334,14 @@ STRUCTS = {
     "MetaoptBhCreateResult": MetaoptBhCreateResult,
     "MetaoptObjective": MetaoptObjective,
     "MetaoptBhSolveResult": MetaoptBhSolveResult,
+    "MetaoptCec2006Info": MetaoptCec2006Info,
+    "MetaoptDoubleArrayResult": MetaoptDoubleArrayResult,
+    "MetaoptCec2006EvaluateResult": MetaoptCec2006EvaluateResult,
     "MetaoptDeConstraints": MetaoptDeConstraints,
     "MetaoptDeOptions": MetaoptDeOptions,
     "MetaoptDeStop": MetaoptDeStop,
     "MetaoptDeCreateResult": MetaoptDeCreateResult,
     "MetaoptDeRunResult": MetaoptDeRunResult,
-    "MetaoptDoubleArrayResult": MetaoptDoubleArrayResult,
     "MetaoptBatchDeProblem": MetaoptBatchDeProblem,
     "MetaoptBatchDeOptions": MetaoptBatchDeOptions,
     "MetaoptBatchDeStop": MetaoptBatchDeStop,
@@ -1468,6 +1497,26 @@ SIGNATURES = {
     ]),
     "metaopt_bh_free": (None, [
         MetaoptBhInstance_p,  # h
+    ]),
+    "metaopt_cec2006_info": (MetaoptCec2006Info, [
+        c_char_p,  # problem
+    ]),
+    "metaopt_cec2006_bounds": (MetaoptDoubleArrayResult, [
+        c_char_p,  # problem
+    ]),
+    "metaopt_cec2006_best_point": (MetaoptDoubleArrayResult, [
+        c_char_p,  # problem
+    ]),
+    "metaopt_cec2006_evaluate": (MetaoptCec2006EvaluateResult, [
+        c_char_p,  # problem
+        POINTER(c_double),  # points
+        c_uint32,  # rows
+        c_uint32,  # dims
+        c_int32,  # backend
+        c_int32,  # device
+    ]),
+    "metaopt_cec2006_free_evaluate_result": (None, [
+        POINTER(MetaoptCec2006EvaluateResult),  # r
     ]),
     "metaopt_de_default_constraints": (MetaoptDeConstraints, []),
     "metaopt_de_set_constraints": (MetaoptInt32Result, [

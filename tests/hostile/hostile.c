@@ -3575,6 +3575,99 @@ static void function_evaluate_args(void) {
     DARR("metaopt_function_evaluate/one column", metaopt_function_evaluate("F12", x, 20, 1, 1, 0), 0);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* the CEC 2006 constrained problems by name                                                   */
+
+#define CEC_EVAL(label, call, expect) \
+    do { \
+        begin(label); \
+        MetaoptCec2006EvaluateResult r_ = (call); \
+        end(); \
+        if ((r_.error_code == 0) != (r_.f != NULL && r_.c != NULL && r_.violation != NULL)) \
+            fail(label, "arrays and code %d disagree", NULL, r_.error_code); \
+        if (r_.error_code != 0 && (r_.rows != 0 || r_.constraints != 0)) fail(label, "counts on error %d", NULL, r_.error_code); \
+        int c_ = r_.error_code; \
+        char *m_ = r_.error_message; \
+        r_.error_message = NULL; \
+        check(label, c_, m_, expect); \
+        metaopt_cec2006_free_evaluate_result(&r_); \
+        metaopt_cec2006_free_evaluate_result(&r_); /* a second release is harmless */ \
+    } while (0)
+
+static void cec2006_args(void) {
+    const char *bad[] = {NULL, "", "G0", "G25", "G-1", "G001", "H01", "G01 x", "4294967297", g_bad_utf8[0], g_bad_utf8[3], g_long};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int expect = bad[i] ? ERR : METAOPT_ERR_NULL_POINTER;
+        begin("metaopt_cec2006_info/bad name");
+        MetaoptCec2006Info r = metaopt_cec2006_info(bad[i]);
+        end();
+        if (r.error_code != 0 && (r.dims != 0 || r.id != 0)) fail("metaopt_cec2006_info/bad name", "numbers on error %d", NULL, r.error_code);
+        check("metaopt_cec2006_info/bad name", r.error_code, r.error_message, expect);
+        DARR("metaopt_cec2006_bounds/bad name", metaopt_cec2006_bounds(bad[i]), expect);
+        DARR("metaopt_cec2006_best_point/bad name", metaopt_cec2006_best_point(bad[i]), expect);
+        double x[2] = {14, 1};
+        CEC_EVAL("metaopt_cec2006_evaluate/bad name", metaopt_cec2006_evaluate(bad[i], x, 1, 2, 1, -1), expect);
+    }
+    const char *good[] = {"G01", "g6", "24", " G20 ", "g022"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        begin("metaopt_cec2006_info/good name");
+        MetaoptCec2006Info r = metaopt_cec2006_info(good[i]);
+        end();
+        if (r.error_code == 0 && (r.dims == 0 || r.id == 0 || r.ng + r.nh == 0))
+            fail("metaopt_cec2006_info/good name", "empty info with code %d", NULL, r.error_code);
+        check("metaopt_cec2006_info/good name", r.error_code, r.error_message, i == 4 ? ERR : 0);
+        DARR("metaopt_cec2006_bounds/good name", metaopt_cec2006_bounds(good[i]), i == 4 ? ERR : 0);
+        DARR("metaopt_cec2006_best_point/good name", metaopt_cec2006_best_point(good[i]), i == 4 ? ERR : 0);
+    }
+    /* G06: 2 variables, 2 inequalities; G05: 4 variables, 2 + 3 constraints */
+    double x[40], special[] = {NAN, INFINITY, -INFINITY};
+    for (int i = 0; i < 40; i++) x[i] = 14 + 0.5 * i;
+    CEC_EVAL("metaopt_cec2006_evaluate/NULL points", metaopt_cec2006_evaluate("G06", NULL, 2, 2, 1, -1), METAOPT_ERR_NULL_POINTER);
+    CEC_EVAL("metaopt_cec2006_evaluate/NULL points, huge rows", metaopt_cec2006_evaluate("G06", NULL, UINT32_MAX, 2, 0, -1),
+             METAOPT_ERR_NULL_POINTER);
+    CEC_EVAL("metaopt_cec2006_evaluate/rows 0", metaopt_cec2006_evaluate("G06", x, 0, 2, 1, -1), ERR);
+    uint32_t dims[] = {0, 1, 3, 13, UINT32_MAX};
+    for (int i = 0; i < 5; i++) {
+        CEC_EVAL("metaopt_cec2006_evaluate/wrong dims", metaopt_cec2006_evaluate("G06", x, 2, dims[i], 1, -1), ERR);
+        CEC_EVAL("metaopt_cec2006_evaluate/wrong dims, huge rows", metaopt_cec2006_evaluate("G06", x, UINT32_MAX, dims[i], 0, -1), ERR);
+    }
+    for (int i = 0; i < 3; i++) {
+        double bad_x[8];
+        memcpy(bad_x, x, sizeof bad_x);
+        bad_x[5] = special[i];
+        CEC_EVAL("metaopt_cec2006_evaluate/non-finite point, CPU", metaopt_cec2006_evaluate("G06", bad_x, 4, 2, 1, -1), ERR);
+        CEC_EVAL("metaopt_cec2006_evaluate/non-finite point, device", metaopt_cec2006_evaluate("G05", bad_x, 2, 4, 0, -1), ERR);
+    }
+    int32_t backends[] = {-1, 2, INT32_MIN, INT32_MAX};
+    for (int i = 0; i < 4; i++)
+        CEC_EVAL("metaopt_cec2006_evaluate/bad backend", metaopt_cec2006_evaluate("G06", x, 2, 2, backends[i], -1), ERR);
+    int32_t devices[] = {-2, 4096, INT32_MIN, INT32_MAX};
+    for (int i = 0; i < 4; i++) {
+        CEC_EVAL("metaopt_cec2006_evaluate/bad device", metaopt_cec2006_evaluate("G06", x, 2, 2, 0, devices[i]), ERR);
+        /* the CPU backend ignores a device number, but not one below -1 */
+        CEC_EVAL("metaopt_cec2006_evaluate/device number, CPU", metaopt_cec2006_evaluate("G06", x, 2, 2, 1, devices[i]),
+                 devices[i] < -1 ? ERR : 0);
+    }
+    /* points outside the box and huge finite values are evaluated: NaN or infinite values, no error */
+    double far[4] = {1e308, -1e308, -1e300, 1e300};
+    CEC_EVAL("metaopt_cec2006_evaluate/huge values, CPU", metaopt_cec2006_evaluate("G05", far, 1, 4, 1, -1), 0);
+    CEC_EVAL("metaopt_cec2006_evaluate/huge values, device", metaopt_cec2006_evaluate("G05", far, 1, 4, 0, -1), ANY);
+    double neg[7] = {-1, -1, -1, -1e6, -1, -1, -1};
+    CEC_EVAL("metaopt_cec2006_evaluate/logarithm of a negative number", metaopt_cec2006_evaluate("G21", neg, 1, 7, 1, -1), 0);
+    CEC_EVAL("metaopt_cec2006_evaluate/CPU", metaopt_cec2006_evaluate("G05", x, 10, 4, 1, -1), 0);
+    CEC_EVAL("metaopt_cec2006_evaluate/device", metaopt_cec2006_evaluate("g5", x, 10, 4, 0, -1), ANY);
+    CEC_EVAL("metaopt_cec2006_evaluate/device 0", metaopt_cec2006_evaluate("G24", x, 20, 2, 0, 0), ANY);
+    VOID("metaopt_cec2006_free_evaluate_result/NULL", metaopt_cec2006_free_evaluate_result(NULL));
+    MetaoptCec2006EvaluateResult zero;
+    memset(&zero, 0, sizeof zero);
+    VOID("metaopt_cec2006_free_evaluate_result/all zero", metaopt_cec2006_free_evaluate_result(&zero));
+    MetaoptCec2006EvaluateResult once = metaopt_cec2006_evaluate("G06", x, 3, 2, 1, -1);
+    VOID("metaopt_cec2006_free_evaluate_result/filled", metaopt_cec2006_free_evaluate_result(&once));
+    VOID("metaopt_cec2006_free_evaluate_result/twice", metaopt_cec2006_free_evaluate_result(&once));
+    if (once.f || once.c || once.violation || once.rows || once.constraints)
+        fail("metaopt_cec2006_free_evaluate_result/twice", "a freed result keeps its arrays", NULL, 0);
+}
+
 static void batch_de_args(void) {
     VOID("metaopt_batch_de_default_problem/value", (void)metaopt_batch_de_default_problem());
     VOID("metaopt_batch_de_default_stop/value", (void)metaopt_batch_de_default_stop());
@@ -3852,6 +3945,7 @@ int main(int argc, char **argv) {
     batch_de_args();
     bh_args();
     function_evaluate_args();
+    cec2006_args();
     device_numbers();
     if (!only) {
         tokens_and_concurrency();

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | [`awvd`] | `metaopt bench awvd` |
 //! | [`bde`] | `metaopt bench bde` |
+//! | [`constrained`] | `metaopt bench constrained` |
 //! | [`de`] | `metaopt bench de` and `bench de-digits` |
 //! | [`de_table`] | `metaopt bench de-table` |
 //! | [`functions`] | `metaopt bench functions` |
@@ -21,6 +22,7 @@
 
 pub mod awvd;
 pub mod bde;
+pub mod constrained;
 pub mod de;
 pub mod de_table;
 pub mod functions;
@@ -79,4 +81,8 @@ pub enum BenchCommand {
     /// standard deviation, median, best and worst error over R independent runs (islands
     /// without migration) with the same evaluation budget, and the correct digits
     DeTable(Box<de_table::BenchDeTableArgs>),
+    /// Island DE on the CEC 2006 constrained set (G01..G24) under the competition's rules: R
+    /// runs of N evaluations per problem, the feasible and successful runs (feasible, within
+    /// 1e-4 of the best known), the values found, evaluations and seconds to success
+    Constrained(Box<constrained::BenchConstrainedArgs>),
 }

@@ -6,6 +6,7 @@ mod common;
 mod run;
 
 mod awvd;
+mod bench_constrained;
 mod bh;
 mod commands;
 mod contract;
