@@ -302,7 +302,7 @@ static void de() {
     // a constrained source: min |x|^2 subject to x0 + x1 >= 1 (g = 1 - x0 - x1 <= 0) gives
     // (0.5, 0.5), f = 0.5, feasible
     DEMultiPop<double, double> con(4, 20, 2, {{-2.0, 2.0}}, {DEBoundsCorrection::Saturation}, de_options());
-    MetaoptDeConstraints c = metaopt_de_default_constraints();
+    MetaoptConstraints c = metaopt_default_constraints();
     c.inequalities = 1;
     con.setConstraints(c);
     con.init(std::make_unique<DeviceFitness<double, double>>(
@@ -318,7 +318,7 @@ static void de() {
           "DEMultiPop with constraints reaches (0.5, 0.5) feasibly");
     con.clearConstraints();
     expect_error(METAOPT_ERR_INVALID_ARGUMENT, "constraints with no counts",
-                 [&] { con.setConstraints(metaopt_de_default_constraints()); });
+                 [&] { con.setConstraints(metaopt_default_constraints()); });
 }
 
 // ---- errors --------------------------------------------------------------------------------

@@ -18,6 +18,11 @@
 // wherever the objective's values do.
 // Layout: component j of chain c at [j * chains + c] (X, Y, T), so a step's loads coalesce and
 // the objective reads the trial with stride `chains`. A value that is not finite counts as +inf.
+// Constraints (BH_CONSTRAINED 1; src/de/constraints.rs): FX and FY hold each chain's violation
+// after the values (at [chains + c]), the objective's `constraints` gives them (constraints.cl's
+// MO_NC, MO_NG, MO_EQ_TOL), and every comparison is Deb's feasibility rules (constraints.cl at
+// level 0): the search moves to a trial no worse, its step grows on a better one, an ended search
+// replaces the anchor when better.
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -46,6 +51,17 @@ inline FP bh_normal(uint a, uint b)
     return (FP)sum * (FP)BH_NORMAL_SCALE;
 }
 
+#ifndef BH_CONSTRAINED
+#define BH_CONSTRAINED 0
+#endif
+#if BH_CONSTRAINED
+#define BH_V(F) F[chains + c]
+#define BH_VIOLATION(t, dims, chains, data) MO_VIOLATION(t, dims, chains, data)
+#else
+#define BH_V(F) ((FP)0)
+#define BH_VIOLATION(t, dims, chains, data) ((FP)0)
+#endif
+
 inline FP bh_eval(__global const FP *t, uint dims, uint chains, __global const void *data)
 {
     FP v = objective(t, dims, chains, data);
@@ -59,15 +75,18 @@ __kernel void bh_steps(__global FP *X, __global FP *FX, __global FP *Y, __global
 {
     uint c = get_global_id(0);
     if (c >= chains) return;
-    FP fy = FY[c], s = S[c];
+    FP fy = FY[c], s = S[c], vy = BH_V(FY);
     uint l = L[c];
     for (uint k = 0; k < steps; ++k) {
         ulong base = bh_base(step0 + k, chains, c, dims);
         int hop = s <= stop || l >= cap;
         // the search is over: monotonic acceptance, then a hop from the anchor
-        if (hop && fy < FX[c]) {
+        if (hop && mo_better(fy, vy, FX[c], BH_V(FX), (FP)0)) {
             for (uint j = 0; j < dims; ++j) X[(size_t)j * chains + c] = Y[(size_t)j * chains + c];
             FX[c] = fy;
+#if BH_CONSTRAINED
+            BH_V(FX) = vy;
+#endif
         }
         // the trial: a hop of the hop's scale from the anchor, or a step of s from the search's
         // point; word 2 dims (of counter dims / 2, the first or the third) picks the hop's scale
@@ -86,17 +105,23 @@ __kernel void bh_steps(__global FP *X, __global FP *FX, __global FP *Y, __global
             T[(size_t)j * chains + c] = clamp(v, lo[j], hi[j]);
         }
         FP ft = bh_eval(T + c, dims, chains, data);
+        FP vt = BH_VIOLATION(T + c, dims, chains, data);
+        if (!(vt < (FP)INFINITY)) vt = INFINITY;
         // a tie moves the search but counts as a failure for the step: at the objective's
         // rounding floor ties and rounding noise would otherwise hold the step above `stop`
-        int ok = ft <= fy, better = ft < fy;
+        int ok = mo_no_worse(ft, vt, fy, vy, (FP)0), better = mo_better(ft, vt, fy, vy, (FP)0);
         if (hop || ok) {
             for (uint j = 0; j < dims; ++j) Y[(size_t)j * chains + c] = T[(size_t)j * chains + c];
             fy = ft;
+            vy = vt;
         }
         s = hop ? s0 : (better ? s * up : s * down);
         l = hop ? 0u : l + 1;
     }
     FY[c] = fy;
+#if BH_CONSTRAINED
+    BH_V(FY) = vy;
+#endif
     S[c] = s;
     L[c] = l;
 }

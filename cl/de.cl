@@ -54,11 +54,10 @@
 // Constraints (docs/specs/DE.md, Constraints): with DE_CONSTRAINED 1 every value of Fx and Fy
 // has a violation beside it, in the second half of its buffer (Fx: Np (Nm + 1) values, their
 // violations, then the comparison's level; Fy: Np Nm values, then their violations), and the
-// comparisons are Takahama and Sakai's epsilon-level comparisons at the level the host writes
-// (0: Deb's feasibility rules). A compiled objective then defines
-//   void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)
-// writing DE_NG inequality values g (satisfied when g <= 0), then DE_NC - DE_NG equality values h
-// (satisfied when |h| <= DE_EQ_TOL); with DE_EXTERNAL_F the host writes the violations.
+// comparisons are constraints.cl's at the level the host writes (0: Deb's feasibility rules). A
+// compiled objective's violations come from its `constraints` (MO_NC, MO_NG, MO_EQ_TOL of
+// constraints.cl, which the program holds before this file); with DE_EXTERNAL_F the host writes
+// them.
 #ifndef DE_CONSTRAINED
 #define DE_CONSTRAINED 0
 #endif
@@ -72,40 +71,15 @@
 #define DE_LEVEL(Fx) ((FPF)0)
 #endif
 
-// Whether (f, v) is strictly better than (g, w) at level e: both violations within e, or equal,
-// compare the values; otherwise the smaller violation wins.
-inline int de_better(FPF f, FPF v, FPF g, FPF w, FPF e)
-{
-    if ((v <= e && w <= e) || v == w) return f < g;
-    return v < w;
-}
-
-// Whether trial (f, v) replaces target (g, w) at level e: as de_better, with DE_REPLACES for
-// the values (ties replace unless DE_STRICT).
+// Whether trial (f, v) replaces target (g, w) at level e: mo_better's order, with DE_REPLACES
+// for the values (ties replace unless DE_STRICT).
 inline int de_replaces(FPF f, FPF v, FPF g, FPF w, FPF e)
 {
-    if ((v <= e && w <= e) || v == w) return DE_REPLACES(f, g);
-    return v < w;
+    return mo_by_value(v, w, e) ? DE_REPLACES(f, g) : v < w;
 }
 
-#if DE_CONSTRAINED && defined(DE_NC) && DE_NC > 0 && !defined(DE_EXTERNAL_F)
-// The violation of the point at x: the sum of the inequalities' positive values and of the
-// equalities' absolute values beyond DE_EQ_TOL (a NaN value makes it NaN).
-inline FPF de_violation(__global const FP *x, uint dims, uint stride, __global const void *data)
-{
-    FP c[DE_NC];
-    constraints(x, dims, stride, data, c);
-    FP s = (FP)0;
-    for (uint i = 0; i < DE_NC; ++i) {
-        FP a = c[i];
-        if (i < DE_NG)
-            s += (a <= (FP)0) ? (FP)0 : a;
-        else
-            s += (fabs(a) <= (FP)DE_EQ_TOL) ? (FP)0 : fabs(a);
-    }
-    return (FPF)s;
-}
-#define DE_VIOLATION(x, dims, stride, data) de_violation(x, dims, stride, data)
+#if DE_CONSTRAINED && !defined(DE_EXTERNAL_F)
+#define DE_VIOLATION(x, dims, stride, data) MO_VIOLATION(x, dims, stride, data)
 #else
 #define DE_VIOLATION(x, dims, stride, data) ((FPF)0)
 #endif
@@ -436,7 +410,7 @@ __kernel void de_best(__global FP *X, __global FPF *Fx, uint np, uint nm, uint n
     FPF bf = INFINITY, bv = INFINITY;
     for (uint m = 0; m < nm; ++m) {
         FPF f = fx[m], v = DE_VX(o + m);
-        if (best == nm ? !isnan(f) : de_better(f, v, bf, bv, e)) {
+        if (best == nm ? !isnan(f) : mo_better(f, v, bf, bv, e)) {
             bf = f;
             bv = v;
             best = m;
@@ -458,7 +432,7 @@ __kernel void de_best(__global FP *X, __global FPF *Fx, uint np, uint nm, uint n
 
 // The worst member of population p (values Fx[p (Nm + 1) ..][0..nm)): NaN first (the
 // highest-index NaN), else the largest value, ties to the higher index (src/de/ops.rs
-// worst_one); with constraints, the worst by de_better at the level in Fx.
+// worst_one); with constraints, the worst by mo_better at the level in Fx.
 inline uint de_worst(__global const FPF *Fx, uint p, uint np, uint nm)
 {
     size_t o = (size_t)p * (nm + 1);
@@ -467,7 +441,7 @@ inline uint de_worst(__global const FPF *Fx, uint p, uint np, uint nm)
     uint w = 0;
     for (uint m = 1; m < nm; ++m) {
         FPF a = fx[m], b = fx[w];
-        if (isnan(a) || (!isnan(b) && !de_better(a, DE_VX(o + m), b, DE_VX(o + w), e))) w = m;
+        if (isnan(a) || (!isnan(b) && !mo_better(a, DE_VX(o + m), b, DE_VX(o + w), e))) w = m;
     }
     return w;
 }

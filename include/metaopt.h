@@ -1226,6 +1226,58 @@ typedef struct MetaoptStringResult {
 } MetaoptStringResult;
 
 /**
+ * A host objective: fills `f[r]` with the objective value of row `r` of `x`, for `r` in
+ * `0..rows`. `x` holds `rows * dims` values, row `r` at `x[r * dims]`: the reals R, or for the
+ * integer and binary domains the integers I or the bit strings B as doubles (exact). Both
+ * arrays belong to the library and are valid during the call only. Returns 0 on success; any
+ * other value ends the run with `METAOPT_ERR_CALLBACK`, the status in the message.
+ */
+typedef int32_t (*MetaoptObjectiveCallback)(const double *x,
+                                            uint32_t rows,
+                                            uint32_t dims,
+                                            double *f,
+                                            void *user_data);
+
+/**
+ * The constraints of an island DE instance (`metaopt_de_set_constraints`): inequalities
+ * `g(x) <= 0` and equalities `|h(x)| <= eq_tol`. A point's violation is the sum of its
+ * inequalities' positive values and of its equalities' absolute values beyond `eq_tol`.
+ */
+typedef struct MetaoptConstraints {
+  /**
+   * For an OpenCL source objective: the counts of the values its function
+   * `void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)`
+   * writes (the inequalities, then the equalities; at most 256 in all). Both 0 with a
+   * violation callback.
+   */
+  uint32_t inequalities;
+  uint32_t equalities;
+  /**
+   * The equalities' tolerance (default 1e-4).
+   */
+  double eq_tol;
+  /**
+   * For a host callback objective: a function of the objective callback's signature that
+   * writes each point's violation (0 feasible, > 0 infeasible; NaN counts as infinite).
+   * NULL for a source objective.
+   */
+  MetaoptObjectiveCallback violation;
+  /**
+   * Passed unchanged to every call of `violation`.
+   */
+  void *user_data;
+  /**
+   * 0: Deb's feasibility rules (the default); 1: the epsilon level of epsilon-DE, starting at
+   * the violation of the initial population's member at quantile `epsilon_theta` and falling
+   * as `(1 - t / epsilon_tc)^epsilon_cp` to 0 at generation `epsilon_tc`.
+   */
+  int32_t handling;
+  double epsilon_theta;
+  uint64_t epsilon_tc;
+  double epsilon_cp;
+} MetaoptConstraints;
+
+/**
  * Options of `metaopt_bh_create`; start from `metaopt_bh_default_options()` and change fields.
  * They are fixed for the instance (a saved state is checked against them).
  */
@@ -1280,6 +1332,13 @@ typedef struct MetaoptBhOptions {
    * lowest one; 0: the chains stay independent and a solve reports the lowest anchor.
    */
   uint8_t share;
+  /**
+   * Constraints (NULL: none), read by `metaopt_bh_create`: an OpenCL source objective's
+   * `constraints` counts on a device, or a host callback objective's `violation` on the CPU
+   * backend; compared by Deb's rules (`handling` 0). Its `violation` and `user_data` must
+   * stay valid until the instance is freed.
+   */
+  const struct MetaoptConstraints *constraints;
 } MetaoptBhOptions;
 
 /**
@@ -1334,19 +1393,6 @@ typedef struct MetaoptBhCreateResult {
    */
   struct MetaoptBhInstance *instance;
 } MetaoptBhCreateResult;
-
-/**
- * A host objective: fills `f[r]` with the objective value of row `r` of `x`, for `r` in
- * `0..rows`. `x` holds `rows * dims` values, row `r` at `x[r * dims]`: the reals R, or for the
- * integer and binary domains the integers I or the bit strings B as doubles (exact). Both
- * arrays belong to the library and are valid during the call only. Returns 0 on success; any
- * other value ends the run with `METAOPT_ERR_CALLBACK`, the status in the message.
- */
-typedef int32_t (*MetaoptObjectiveCallback)(const double *x,
-                                            uint32_t rows,
-                                            uint32_t dims,
-                                            double *f,
-                                            void *user_data);
 
 /**
  * The objective of `metaopt_hc12_params`. The strings are borrowed for that call only (the
@@ -1422,6 +1468,11 @@ typedef struct MetaoptBhSolveResult {
    * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
+  /**
+   * With constraints the best anchor's violation (0: feasible; the best is then by Deb's
+   * rules); 0 without.
+   */
+  double violation;
 } MetaoptBhSolveResult;
 
 /**
@@ -1528,45 +1579,6 @@ typedef struct MetaoptCec2006EvaluateResult {
    */
   char *error_message;
 } MetaoptCec2006EvaluateResult;
-
-/**
- * The constraints of an island DE instance (`metaopt_de_set_constraints`): inequalities
- * `g(x) <= 0` and equalities `|h(x)| <= eq_tol`. A point's violation is the sum of its
- * inequalities' positive values and of its equalities' absolute values beyond `eq_tol`.
- */
-typedef struct MetaoptDeConstraints {
-  /**
-   * For an OpenCL source objective: the counts of the values its function
-   * `void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)`
-   * writes (the inequalities, then the equalities; at most 256 in all). Both 0 with a
-   * violation callback.
-   */
-  uint32_t inequalities;
-  uint32_t equalities;
-  /**
-   * The equalities' tolerance (default 1e-4).
-   */
-  double eq_tol;
-  /**
-   * For a host callback objective: a function of the objective callback's signature that
-   * writes each point's violation (0 feasible, > 0 infeasible; NaN counts as infinite).
-   * NULL for a source objective.
-   */
-  MetaoptObjectiveCallback violation;
-  /**
-   * Passed unchanged to every call of `violation`.
-   */
-  void *user_data;
-  /**
-   * 0: Deb's feasibility rules (the default); 1: the epsilon level of epsilon-DE, starting at
-   * the violation of the initial population's member at quantile `epsilon_theta` and falling
-   * as `(1 - t / epsilon_tc)^epsilon_cp` to 0 at generation `epsilon_tc`.
-   */
-  int32_t handling;
-  double epsilon_theta;
-  uint64_t epsilon_tc;
-  double epsilon_cp;
-} MetaoptDeConstraints;
 
 /**
  * Options of `metaopt_de_create` and updates of them in `metaopt_de_init` (the thesis's
@@ -3901,7 +3913,7 @@ void metaopt_cec2006_free_evaluate_result(struct MetaoptCec2006EvaluateResult *r
  * No constraint counts, tolerance 1e-4, Deb's rules, and epsilon-DE's published settings
  * (theta 0.2, tc 1000, cp 5) for `handling` 1.
  */
-struct MetaoptDeConstraints metaopt_de_default_constraints(void);
+struct MetaoptConstraints metaopt_default_constraints(void);
 
 /**
  * Sets the constraints of the runs from the next `metaopt_de_init` on (NULL: none). They need
@@ -3915,7 +3927,7 @@ struct MetaoptDeConstraints metaopt_de_default_constraints(void);
  * `violation` and `user_data` valid until the instance is freed or its constraints replaced.
  */
 struct MetaoptInt32Result metaopt_de_set_constraints(struct MetaoptDeInstance *h,
-                                                     const struct MetaoptDeConstraints *c);
+                                                     const struct MetaoptConstraints *c);
 
 /**
  * The thesis's defaults: F linspace 0.1..1.5, CR 0.5, seeds 123, 345, 457, 581, float, own

@@ -1132,9 +1132,9 @@ template <typename FP, typename FPf> class DEMultiPop {
     /* The constraints of a DeviceFitness (a library addition; metaopt_de_set_constraints), from
      * the next init on: its OpenCL `void constraints(x, dims, stride, data, FP *c)` writes
      * c.inequalities values g <= 0, then c.equalities values |h| <= c.eq_tol; c.handling 0 is
-     * Deb's feasibility rules, 1 the epsilon level (start from metaopt_de_default_constraints()).
+     * Deb's feasibility rules, 1 the epsilon level (start from metaopt_default_constraints()).
      * run() then returns the best feasible point, else the least violation, with its violation. */
-    void setConstraints(const MetaoptDeConstraints &c) {
+    void setConstraints(const MetaoptConstraints &c) {
         detail::check("metaopt_de_set_constraints", metaopt_de_set_constraints(h_.get(), &c));
     }
     /* No constraints from the next init on. */

@@ -63,7 +63,7 @@ static void de_constraints(Entry *e, DeState *d, const mxArray *s, int callback)
     check_real_numeric(counts, "opts.constraints", "[NG NH]");
     if (mxGetNumberOfElements(counts) != 2)
         fail("badArgument", "opts.constraints must be [NG NH] (two counts), got %zu values", mxGetNumberOfElements(counts));
-    MetaoptDeConstraints c = metaopt_de_default_constraints();
+    MetaoptConstraints c = metaopt_default_constraints();
     double ng = elem(counts, 0), nh = elem(counts, 1);
     if (!(ng >= 0 && ng <= 4294967295.0 && ng == floor(ng) && nh >= 0 && nh <= 4294967295.0 && nh == floor(nh)))
         fail("badArgument", "opts.constraints must be two whole counts >= 0, got [%g %g]", ng, nh);

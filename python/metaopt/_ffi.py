@@ -436,6 +436,24 @@ class MetaoptStringResult(Structure):
     ]
 
 
+# int32_t (*MetaoptObjectiveCallback)(const double * x, uint32_t rows, uint32_t dims, double * f, void * user_data)
+MetaoptObjectiveCallback = CFUNCTYPE(c_int32, POINTER(c_double), c_uint32, c_uint32, POINTER(c_double), c_void_p)
+
+
+class MetaoptConstraints(Structure):
+    _fields_ = [
+        ("inequalities", c_uint32),
+        ("equalities", c_uint32),
+        ("eq_tol", c_double),
+        ("violation", MetaoptObjectiveCallback),
+        ("user_data", c_void_p),
+        ("handling", c_int32),
+        ("epsilon_theta", c_double),
+        ("epsilon_tc", c_uint64),
+        ("epsilon_cp", c_double),
+    ]
+
+
 class MetaoptBhOptions(Structure):
     _fields_ = [
         ("chains", c_uint32),
@@ -451,6 +469,7 @@ class MetaoptBhOptions(Structure):
         ("device", c_int32),
         ("launch_steps", c_uint32),
         ("share", c_uint8),
+        ("constraints", POINTER(MetaoptConstraints)),
     ]
 
 
@@ -473,10 +492,6 @@ class MetaoptBhCreateResult(Structure):
         ("error_message", c_char_ptr),
         ("instance", MetaoptBhInstance_p),
     ]
-
-
-# int32_t (*MetaoptObjectiveCallback)(const double * x, uint32_t rows, uint32_t dims, double * f, void * user_data)
-MetaoptObjectiveCallback = CFUNCTYPE(c_int32, POINTER(c_double), c_uint32, c_uint32, POINTER(c_double), c_void_p)
 
 
 class MetaoptObjective(Structure):
@@ -503,6 +518,7 @@ class MetaoptBhSolveResult(Structure):
         ("precision", c_int32),
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
+        ("violation", c_double),
     ]
 
 
@@ -539,20 +555,6 @@ class MetaoptCec2006EvaluateResult(Structure):
         ("constraints", c_uint32),
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
-    ]
-
-
-class MetaoptDeConstraints(Structure):
-    _fields_ = [
-        ("inequalities", c_uint32),
-        ("equalities", c_uint32),
-        ("eq_tol", c_double),
-        ("violation", MetaoptObjectiveCallback),
-        ("user_data", c_void_p),
-        ("handling", c_int32),
-        ("epsilon_theta", c_double),
-        ("epsilon_tc", c_uint64),
-        ("epsilon_cp", c_double),
     ]
 
 
@@ -1329,6 +1331,7 @@ STRUCTS = {
     "MetaoptAwvdEdges": MetaoptAwvdEdges,
     "MetaoptAwvdContacts": MetaoptAwvdContacts,
     "MetaoptStringResult": MetaoptStringResult,
+    "MetaoptConstraints": MetaoptConstraints,
     "MetaoptBhOptions": MetaoptBhOptions,
     "MetaoptBhStop": MetaoptBhStop,
     "MetaoptBhCreateResult": MetaoptBhCreateResult,
@@ -1337,7 +1340,6 @@ STRUCTS = {
     "MetaoptCec2006Info": MetaoptCec2006Info,
     "MetaoptDoubleArrayResult": MetaoptDoubleArrayResult,
     "MetaoptCec2006EvaluateResult": MetaoptCec2006EvaluateResult,
-    "MetaoptDeConstraints": MetaoptDeConstraints,
     "MetaoptDeOptions": MetaoptDeOptions,
     "MetaoptDeStop": MetaoptDeStop,
     "MetaoptDeCreateResult": MetaoptDeCreateResult,
@@ -1518,10 +1520,10 @@ SIGNATURES = {
     "metaopt_cec2006_free_evaluate_result": (None, [
         POINTER(MetaoptCec2006EvaluateResult),  # r
     ]),
-    "metaopt_de_default_constraints": (MetaoptDeConstraints, []),
+    "metaopt_default_constraints": (MetaoptConstraints, []),
     "metaopt_de_set_constraints": (MetaoptInt32Result, [
         MetaoptDeInstance_p,  # h
-        POINTER(MetaoptDeConstraints),  # c
+        POINTER(MetaoptConstraints),  # c
     ]),
     "metaopt_de_default_options": (MetaoptDeOptions, []),
     "metaopt_de_default_stop": (MetaoptDeStop, []),

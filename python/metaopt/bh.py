@@ -20,7 +20,7 @@ import numpy as np
 from . import _checks, _interrupt, _lib, _precision, _state
 from ._errors import MetaoptError, check, check_int, take_string
 from ._handle import Instance
-from ._objective import as_bytes, make_objective
+from ._objective import CallbackState, as_bytes, make_objective
 from ._result import ArrayEq
 
 __all__ = ["BasinHopping", "BHResult", "solve"]
@@ -48,6 +48,8 @@ class BHResult(ArrayEq):
     seconds_to_best: float = field(compare=False)
     stop: str
     precision: str = "double"
+    #: with constraints the best anchor's violation (0: feasible; the best by Deb's rules)
+    violation: float = 0.0
 
     @property
     def success(self) -> bool:
@@ -72,13 +74,20 @@ class BasinHopping(Instance):
     only); ``backend`` ``"device"`` or ``"cpu"``; ``device`` the device number (None: the device
     in use). Bad values raise ``MetaoptError`` naming the option (``options.<name>``).
 
+    ``constraints``, compared by Deb's feasibility rules (the best feasible anchor, else the
+    least violation; ``BHResult.violation``): for a Python callable objective a callable
+    ``violation(X) -> V`` (each trial's violation, 0 feasible; NaN counts as infinite), for a
+    ``metaopt.Source`` ``{"inequalities": ng, "equalities": nh, "eq_tol": 1e-4}`` (the counts of
+    what its OpenCL ``constraints`` writes: ``g <= 0``, then ``|h| <= eq_tol``).
+
     The constructor builds the device program; a ``solve``'s time limit counts from the solve
     (``metaopt.bh.solve`` counts the set-up too)."""
 
     def __init__(self, objective, bounds, *, data=None, chains: int = 4096, hop_min: float = 1e-6,
                  hop_max: float = 0.015, hop_scales: int = 16, step0: float = 0.0015, step_stop: float = 5e-17,
                  max_search: int = 20000, seed: int = 1, launch_steps: int = 250, share: bool = True,
-                 precision: Optional[str] = None, backend: str = "device", device: Optional[int] = None):
+                 precision: Optional[str] = None, backend: str = "device", device: Optional[int] = None,
+                 constraints=None):
         b = _checks.box(bounds)
         self.dims = b.shape[0]
         self.bounds = b
@@ -100,6 +109,24 @@ class BasinHopping(Instance):
         o.backend = _BACKENDS[backend]
         o.device = _checks.device(device)
         self.chains = o.chains
+        vstate = None
+        if constraints is not None:
+            c = L.metaopt_default_constraints()
+            if callable(constraints):
+                def finite(X, fn=constraints):
+                    v = np.asarray(fn(X), dtype=np.float64)
+                    return np.where(np.isnan(v), np.inf, v)
+
+                vstate = CallbackState(finite, "violation")
+                c.violation = vstate.c_callback
+            elif isinstance(constraints, dict) and set(constraints) <= {"inequalities", "equalities", "eq_tol"}:
+                c.inequalities = _checks.integer("inequalities", constraints.get("inequalities", 0), 0, U32)
+                c.equalities = _checks.integer("equalities", constraints.get("equalities", 0), 0, U32)
+                c.eq_tol = _checks.real("eq_tol", constraints.get("eq_tol", 1e-4))
+            else:
+                raise TypeError("constraints must be a callable violation(X) -> V (a Python objective) or "
+                                "{'inequalities': ng, 'equalities': nh, 'eq_tol': tol} (a metaopt.Source)")
+            o.constraints = ctypes.pointer(c)
         obj, state, keep = make_objective(objective)
         buf = b"" if data is None else as_bytes("data", data)
         lo = np.ascontiguousarray(b[:, 0])
@@ -111,11 +138,13 @@ class BasinHopping(Instance):
         try:
             check(r, "metaopt_bh_create")
         except MetaoptError as err:
-            if state is not None:
-                state.raise_pending(err)
+            for st in (state, vstate):
+                if st is not None:
+                    st.raise_pending(err)
             raise
-        # the callback of a Python objective lives as long as the handle
-        self._adopt(r.instance, "metaopt_bh_free", keep=[state])
+        # the callbacks of a Python objective and violation live as long as the handle
+        self._adopt(r.instance, "metaopt_bh_free", keep=[state, vstate])
+        self._violation = vstate
         self._callback = state
         self.objective = objective
         self._started = False
@@ -181,6 +210,7 @@ class BasinHopping(Instance):
                     seconds_to_best=float(r.seconds_to_best),
                     stop=_interrupt.result_stop(r),
                     precision=_precision.name(r.precision) if r.precision else self.precision,
+                    violation=float(r.violation),
                 )
             finally:
                 L.metaopt_bh_free_solve_result(ctypes.byref(r))

@@ -341,7 +341,7 @@ class IslandDE(Instance):
         epsilon level of epsilon-DE. They need ``method`` ``"de"``, ``"jade"``, ``"shade"``, ``"lshade"`` or ``"jso"`` on one device or the CPU
         backend."""
         L = _lib.lib()
-        c = L.metaopt_de_default_constraints()
+        c = L.metaopt_default_constraints()
         state = None
         if violation is not None:
             if not callable(violation):

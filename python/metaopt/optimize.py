@@ -355,7 +355,7 @@ def minimize(
             if v is not None:
                 raise ValueError(f"{name} is for DE, not basin_hopping=True")
         return _minimize_bh(fun, bounds, x0, args, maxiter, seed, vectorized, device, precision, stop_token,
-                            options)
+                            options, constraints)
     _scipy_de_options(method, strategy, recombination, options)
     if polish is not None:
         polish = _checks.flag("polish", polish)
@@ -593,9 +593,15 @@ _BH_OPTIONS = ("chains", "hop_min", "hop_max", "hop_scales", "step0", "step_stop
                "share", "target", "time_limit")
 
 
-def _minimize_bh(fun, bounds, x0, args, maxiter, seed, vectorized, device, precision, stop_token, options):
-    """``minimize(basin_hopping=True)``: one ``metaopt.bh.solve`` as an OptimizeResult."""
+def _minimize_bh(fun, bounds, x0, args, maxiter, seed, vectorized, device, precision, stop_token, options,
+                 constraints=()):
+    """``minimize(basin_hopping=True)``: one ``metaopt.bh.solve`` as an OptimizeResult (with
+    ``constraints`` by Deb's rules)."""
     from . import bh as _bh  # noqa: PLC0415 - the module imports this one's helpers
+
+    cons = _constraints(constraints, fun, "de", _checks.box(bounds), _checks.flag("vectorized", vectorized), options)
+    if cons is not None and cons.get("epsilon") is not None:
+        raise ValueError("epsilon: basin hopping compares by Deb's feasibility rules")
 
     unknown = sorted(set(options) - set(_BH_OPTIONS))
     if unknown:
@@ -619,8 +625,12 @@ def _minimize_bh(fun, bounds, x0, args, maxiter, seed, vectorized, device, preci
         objective = _Objective(fun, args, _checks.flag("vectorized", vectorized), dims)
         cpu = True  # a Python objective runs on the CPU backend
     target, time_limit = options.pop("target", None), options.pop("time_limit", None)
+    bh_cons = None
+    if cons is not None:
+        bh_cons = cons.get("violation") or {k: cons[k] for k in ("inequalities", "equalities", "eq_tol")}
     r = _bh.solve(objective, b, x0, steps=steps, target=target, time_limit=time_limit, stop_token=stop_token,
-                  seed=seed, precision=precision, backend="cpu" if cpu else "device", device=number, **options)
+                  seed=seed, precision=precision, backend="cpu" if cpu else "device", device=number,
+                  constraints=bh_cons, **options)
     res = OptimizeResult(x=np.asarray(r.x, dtype=np.float64), fun=float(r.value))
     res.update(nit=int(r.steps), nfev=objective.nfev if counted else int(r.evaluations), seconds=r.seconds,
                seed=seed, precision=r.precision, device=_device_label(number, cpu), basin_hopping=True)
@@ -629,6 +639,11 @@ def _minimize_bh(fun, bounds, x0, args, maxiter, seed, vectorized, device, preci
     res["stop"] = r.stop
     if r.stop == "budget":
         res["message"] = f"Basin hopping ran its {r.steps} steps (it has no convergence test)."
+    if cons is not None:
+        res["constr_violation"] = res["maxcv"] = r.violation
+        if r.violation > 0:
+            res.update(success=False,
+                       message=f"The solution does not satisfy the constraints, violation = {r.violation}")
     return res
 
 

@@ -536,3 +536,33 @@ def test_island_de_takes_a_violation_callable_and_its_exception_propagates():
     de.set_constraints(bad)
     with pytest.raises(RuntimeError, match="no violation today"):
         de.init(lambda X: (X ** 2).sum(axis=1))
+
+
+def test_basin_hopping_with_constraints_on_the_cpu_and_the_device():
+    from scipy.optimize import LinearConstraint
+
+    # min |x|^2 subject to x0 + x1 >= 1 from an infeasible start: a Python fun and its scipy
+    # constraint on the CPU backend, a Source with its own constraints on the device; in double
+    # the two take the same steps
+    kw = dict(basin_hopping=True, seed=1, maxiter=2000, chains=16, x0=[-1.5, -1.5], max_search=100,
+              step_stop=1e-9, step0=0.05, hop_max=0.2, hop_min=1e-3)
+    a = metaopt.minimize(lambda x: float(x @ x), [(-2, 2)] * 2, constraints=LinearConstraint([[1, 1]], 1, np.inf),
+                         **kw)
+    src = metaopt.Source(
+        "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n"
+        "{ return x[0] * x[0] + x[stride] * x[stride]; }\n"
+        "void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)\n"
+        "{ c[0] = (FP)1 - x[0] - x[stride]; }\n")
+    b = metaopt.minimize(src, [(-2, 2)] * 2, constraints={"inequalities": 1}, **kw)
+    for r in (a, b):
+        assert r.constr_violation == 0 and r.x.sum() >= 1 - 1e-12 and r.fun == pytest.approx(0.5, abs=1e-5), r
+    assert a.fun == b.fun and np.array_equal(a.x, b.x)
+    # too few steps to leave the start: infeasible, no success
+    c = metaopt.minimize(lambda x: float(x @ x), [(-2, 2)] * 2, constraints=LinearConstraint([[1, 1]], 1, np.inf),
+                         basin_hopping=True, maxiter=5, chains=4, x0=[-1.5, -1.5])
+    assert not c.success and c.constr_violation == pytest.approx(4.0) and "does not satisfy" in c.message
+    with pytest.raises(ValueError, match="Deb"):
+        metaopt.minimize(lambda x: float(x @ x), [(-2, 2)] * 2, constraints=LinearConstraint([[1, 1]], 1, np.inf),
+                         basin_hopping=True, maxiter=5, epsilon=True)
+    with pytest.raises(TypeError, match="violation"):
+        metaopt.BasinHopping(lambda X: (X ** 2).sum(axis=1), [(-1, 1)] * 2, backend="cpu", constraints=[1, 2])

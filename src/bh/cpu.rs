@@ -3,6 +3,7 @@
 //! step in one call, on the calling thread.
 
 use super::{BhParams, StepArgs};
+use crate::de::constraints::{better, no_worse, sanitized};
 use crate::error::{Error, Result};
 use crate::objective::Objective;
 use crate::problem::functions;
@@ -24,6 +25,8 @@ enum HostObjective {
 
 pub(super) struct CpuBh {
     f: HostObjective,
+    /// With constraints, the host callback giving each point's violation (Deb's rules).
+    violation: Option<crate::objective::HostCallback>,
     dims: usize,
     pub(super) x: Vec<f64>,
     pub(super) fx: Vec<f64>,
@@ -31,10 +34,14 @@ pub(super) struct CpuBh {
     pub(super) fy: Vec<f64>,
     pub(super) s: Vec<f64>,
     pub(super) l: Vec<u32>,
+    /// With constraints, the anchors' and the searches' violations (empty without).
+    pub(super) vx: Vec<f64>,
+    pub(super) vy: Vec<f64>,
 }
 
-/// A chain's anchor and value, search point and value, step and search length.
-type ChainState = (Vec<f64>, f64, Vec<f64>, f64, f64, u32);
+/// A chain's anchor and value, search point and value, step and search length, and the
+/// anchor's and the search's violations (0 without constraints).
+type ChainState = (Vec<f64>, f64, Vec<f64>, f64, f64, u32, f64, f64);
 
 /// Word i of chain c's step (`bh_word`).
 fn word(seed: u64, step: u64, chains: usize, c: usize, dims: usize, i: usize) -> u32 {
@@ -61,7 +68,12 @@ fn normal(seed: u64, step: u64, chains: usize, c: usize, dims: usize, j: usize) 
 }
 
 impl CpuBh {
-    pub(super) fn new(objective: &Objective, dims: usize, chains: usize) -> Result<Self> {
+    pub(super) fn new(
+        objective: &Objective,
+        cons: Option<&crate::de::constraints::Constraints>,
+        dims: usize,
+        chains: usize,
+    ) -> Result<Self> {
         let f = match objective {
             Objective::Catalogue { name } => {
                 let info = functions::lookup(name)?;
@@ -73,8 +85,21 @@ impl CpuBh {
             }
         };
         let n = dims * chains;
+        let violation = match cons {
+            None => None,
+            Some(c) => Some(c.violation.clone().ok_or_else(|| {
+                Error::arg(
+                    "constraints",
+                    "the CPU backend takes a host callback's violation callback",
+                )
+            })?),
+        };
+        let nv = if violation.is_some() { chains } else { 0 };
         Ok(CpuBh {
             f,
+            violation,
+            vx: vec![f64::INFINITY; nv],
+            vy: vec![f64::INFINITY; nv],
             dims,
             x: vec![0.0; n],
             fx: vec![f64::INFINITY; chains],
@@ -95,6 +120,15 @@ impl CpuBh {
             }
         };
         Ok(if v.is_finite() { v } else { f64::INFINITY })
+    }
+
+    /// The violation of `x` (with constraints; 0 without).
+    pub(super) fn violation(&self, x: &[f64]) -> Result<f64> {
+        let mut out = [0.0];
+        if let Some(v) = &self.violation {
+            v.call(x, 1, self.dims, &mut out)?;
+        }
+        Ok(out[0])
     }
 
     /// The values of the points `x` (rows of `dims`) in `out`, a non-finite one as +inf: a
@@ -127,6 +161,8 @@ impl CpuBh {
         k: &StepArgs,
     ) -> Result<()> {
         let (dims, chains) = (self.dims, self.fx.len());
+        let constrained = self.violation.is_some();
+        let v = |w: &[f64], c: usize| if constrained { w[c] } else { 0.0 };
         // chain-major copies for the parallel loop, written back in the column layout
         let mut rows: Vec<ChainState> = (0..chains)
             .map(|c| {
@@ -138,6 +174,8 @@ impl CpuBh {
                     self.fy[c],
                     self.s[c],
                     self.l[c],
+                    v(&self.vx, c),
+                    v(&self.vy, c),
                 )
             })
             .collect();
@@ -147,17 +185,19 @@ impl CpuBh {
         let mut trials = vec![0.0; chains * dims];
         let mut hops_now = vec![false; chains];
         let mut ft = vec![0.0; chains];
+        let mut vt = vec![0.0; chains];
         for step in k.step0..k.step0 + k.steps as u64 {
             rows.par_iter_mut()
                 .zip(trials.par_chunks_mut(dims))
                 .zip(hops_now.par_iter_mut())
                 .enumerate()
-                .for_each(|(c, (((x, fx, y, fy, s, l), t), hop))| {
+                .for_each(|(c, (((x, fx, y, fy, s, l, vx, vy), t), hop))| {
                     *hop = *s <= p.step_stop || *l >= p.max_search;
                     // the search is over: monotonic acceptance, then a hop from the anchor
-                    if *hop && *fy < *fx {
+                    if *hop && better(*fy, *vy, *fx, *vx, 0.0) {
                         x.clone_from(y);
                         *fx = *fy;
+                        *vx = *vy;
                     }
                     let (scale, from) = if *hop {
                         let w = word(p.seed, step, chains, c, dims, 2 * dims);
@@ -173,27 +213,37 @@ impl CpuBh {
                     }
                 });
             self.eval_rows(&trials, &mut ft)?;
+            if let Some(v) = &self.violation {
+                v.call(&trials, chains, dims, &mut vt)?;
+                vt.iter_mut().for_each(|v| *v = sanitized(*v));
+            }
             rows.par_iter_mut()
                 .zip(trials.par_chunks(dims))
-                .zip(hops_now.par_iter().zip(ft.par_iter()))
-                .for_each(|(((_x, _fx, y, fy, s, l), t), (&hop, &ft))| {
-                    // a tie moves the search and shrinks the step (bh_steps)
-                    let (ok, better) = (ft <= *fy, ft < *fy);
-                    if hop || ok {
-                        y.copy_from_slice(t);
-                        *fy = ft;
-                    }
-                    *s = if hop {
-                        p.step0
-                    } else if better {
-                        *s * k.up
-                    } else {
-                        *s * k.down
-                    };
-                    *l = if hop { 0 } else { *l + 1 };
-                });
+                .zip(hops_now.par_iter().zip(ft.par_iter().zip(vt.par_iter())))
+                .for_each(
+                    |(((_x, _fx, y, fy, s, l, _vx, vy), t), (&hop, (&ft, &vt)))| {
+                        // a tie moves the search and shrinks the step (bh_steps)
+                        let (ok, better) = (
+                            no_worse(ft, vt, *fy, *vy, 0.0),
+                            better(ft, vt, *fy, *vy, 0.0),
+                        );
+                        if hop || ok {
+                            y.copy_from_slice(t);
+                            *fy = ft;
+                            *vy = vt;
+                        }
+                        *s = if hop {
+                            p.step0
+                        } else if better {
+                            *s * k.up
+                        } else {
+                            *s * k.down
+                        };
+                        *l = if hop { 0 } else { *l + 1 };
+                    },
+                );
         }
-        for (c, (x, fx, y, fy, s, l)) in rows.into_iter().enumerate() {
+        for (c, (x, fx, y, fy, s, l, vx, vy)) in rows.into_iter().enumerate() {
             for j in 0..dims {
                 self.x[j * chains + c] = x[j];
                 self.y[j * chains + c] = y[j];
@@ -202,6 +252,10 @@ impl CpuBh {
             self.fy[c] = fy;
             self.s[c] = s;
             self.l[c] = l;
+            if constrained {
+                self.vx[c] = vx;
+                self.vy[c] = vy;
+            }
         }
         Ok(())
     }

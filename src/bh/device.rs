@@ -2,6 +2,7 @@
 //! state in column layout in device buffers between launches.
 
 use super::{BhParams, StepArgs};
+use crate::de::constraints::Constraints;
 use crate::device::{
     launch, work_group_size, Backend, DeviceBuffer, DeviceContext, ProgramSpec, Queue,
 };
@@ -29,11 +30,14 @@ pub(super) struct DeviceBh {
     hops: DeviceBuffer<u8>,
     data: DeviceBuffer<u8>,
     objective: Objective,
+    /// With constraints: FX and FY hold the violations after the values (`cl/bh.cl`).
+    constrained: bool,
 }
 
 impl DeviceBh {
     pub(super) fn new(
         objective: &Objective,
+        cons: Option<&Constraints>,
         lo: &[f64],
         hi: &[f64],
         hops: &[f64],
@@ -48,9 +52,18 @@ impl DeviceBh {
             ctx.require_fp64()?;
         }
         let dims = lo.len();
-        let spec = objective
-            .add_to(ProgramSpec::files(&["common.cl"]), p.double)?
-            .file("bh.cl");
+        let spec = objective.add_to(ProgramSpec::files(&["common.cl"]), p.double)?;
+        let spec = match cons {
+            Some(c) => spec
+                .define("BH_CONSTRAINED", 1)
+                .define("MO_NC", c.count())
+                .define("MO_NG", c.inequalities)
+                .define("MO_EQ_TOL", format!("{:e}", c.eq_tol)),
+            None => spec,
+        };
+        let spec = spec.file("constraints.cl").file("bh.cl");
+        // with constraints, the violations after the values
+        let nv = if cons.is_some() { 2 } else { 1 };
         let program = ctx.build(&spec)?;
         let q = ctx.queue_unprofiled()?;
         let kernel = q.kernel(&program, "bh_steps")?;
@@ -60,9 +73,9 @@ impl DeviceBh {
         let data = objective.data_bytes(dims, p.double)?;
         Ok(DeviceBh {
             x: q.buffer(n * fp, "basin hopping anchors")?,
-            fx: q.buffer(p.chains * fp, "basin hopping anchor values")?,
+            fx: q.buffer(nv * p.chains * fp, "basin hopping anchor values")?,
             y: q.buffer(n * fp, "basin hopping searches")?,
-            fy: q.buffer(p.chains * fp, "basin hopping search values")?,
+            fy: q.buffer(nv * p.chains * fp, "basin hopping search values")?,
             t: q.buffer(n * fp, "basin hopping trials")?,
             s: q.buffer(p.chains * fp, "basin hopping steps")?,
             l: q.buffer(p.chains, "basin hopping search lengths")?,
@@ -84,23 +97,47 @@ impl DeviceBh {
             double: p.double,
             dims,
             objective: objective.clone(),
+            constrained: cons.is_some(),
         })
     }
 
-    pub(super) fn start(&mut self, cols: &[f64], f: f64, chains: usize) -> Result<()> {
-        self.anchor(cols, f, chains)?;
+    /// `f` for every chain, and with constraints `v` after them.
+    fn values_of(&self, f: f64, v: f64, chains: usize) -> Vec<u8> {
+        let mut vals = vec![f; chains];
+        if self.constrained {
+            vals.extend(std::iter::repeat_n(v, chains));
+        }
+        fp_bytes(&vals, self.double)
+    }
+
+    /// The violation of `x` (one point) from the objective's `constraints`.
+    pub(super) fn violation(&self, x: &[f64], c: &Constraints) -> Result<f64> {
+        let index = Some(self.ctx.info.index);
+        let v = crate::objective::constraint_values(
+            &self.objective,
+            x,
+            self.dims,
+            c.count(),
+            self.double,
+            index,
+        )?;
+        Ok(c.violation_of(&v))
+    }
+
+    pub(super) fn start(&mut self, cols: &[f64], f: f64, v: f64, chains: usize) -> Result<()> {
+        self.anchor(cols, f, v, chains)?;
         self.y.write(&self.q, &fp_bytes(cols, self.double))?;
-        self.fy
-            .write(&self.q, &fp_bytes(&vec![f; chains], self.double))?;
+        let fy = self.values_of(f, v, chains);
+        self.fy.write(&self.q, &fy)?;
         self.s
             .write(&self.q, &fp_bytes(&vec![0.0; chains], self.double))?;
         self.l.write(&self.q, &vec![0u32; chains])
     }
 
-    pub(super) fn anchor(&mut self, cols: &[f64], f: f64, chains: usize) -> Result<()> {
+    pub(super) fn anchor(&mut self, cols: &[f64], f: f64, v: f64, chains: usize) -> Result<()> {
         self.x.write(&self.q, &fp_bytes(cols, self.double))?;
-        self.fx
-            .write(&self.q, &fp_bytes(&vec![f; chains], self.double))
+        let fx = self.values_of(f, v, chains);
+        self.fx.write(&self.q, &fx)
     }
 
     pub(super) fn eval(&self, x: &[f64]) -> Result<f64> {
@@ -166,13 +203,22 @@ impl DeviceBh {
         let v = |b: &DeviceBuffer<u8>| -> Result<Vec<f64>> {
             Ok(fp_values(&b.to_vec(&self.q)?, self.double))
         };
+        let (mut fx, mut fy) = (v(&self.fx)?, v(&self.fy)?);
+        let chains = self.l.len();
+        let (vx, vy) = if self.constrained {
+            (fx.split_off(chains), fy.split_off(chains))
+        } else {
+            (Vec::new(), Vec::new())
+        };
         Ok(super::Chains {
             x: v(&self.x)?,
-            fx: v(&self.fx)?,
+            fx,
             y: v(&self.y)?,
-            fy: v(&self.fy)?,
+            fy,
             s: v(&self.s)?,
             l: self.l.to_vec(&self.q)?,
+            vx,
+            vy,
         })
     }
 
@@ -180,15 +226,24 @@ impl DeviceBh {
     pub(super) fn set_chains(&mut self, c: &super::Chains) -> Result<()> {
         let d = self.double;
         self.x.write(&self.q, &fp_bytes(&c.x, d))?;
-        self.fx.write(&self.q, &fp_bytes(&c.fx, d))?;
+        let both = |f: &[f64], v: &[f64]| -> Vec<f64> { f.iter().chain(v).copied().collect() };
+        self.fx.write(&self.q, &fp_bytes(&both(&c.fx, &c.vx), d))?;
         self.y.write(&self.q, &fp_bytes(&c.y, d))?;
-        self.fy.write(&self.q, &fp_bytes(&c.fy, d))?;
+        self.fy.write(&self.q, &fp_bytes(&both(&c.fy, &c.vy), d))?;
         self.s.write(&self.q, &fp_bytes(&c.s, d))?;
         self.l.write(&self.q, &c.l)
     }
 
     pub(super) fn values(&self) -> Result<Vec<f64>> {
-        Ok(fp_values(&self.fx.to_vec(&self.q)?, self.double))
+        let mut v = fp_values(&self.fx.to_vec(&self.q)?, self.double);
+        v.truncate(self.l.len());
+        Ok(v)
+    }
+
+    /// The anchors' violations (with constraints).
+    pub(super) fn violations(&self) -> Result<Vec<f64>> {
+        let mut v = fp_values(&self.fx.to_vec(&self.q)?, self.double);
+        Ok(v.split_off(self.l.len()))
     }
 
     pub(super) fn read(&self) -> Result<(Vec<f64>, Vec<f64>)> {

@@ -36,6 +36,7 @@
 mod cpu;
 mod device;
 
+use crate::de::constraints::{self, Constraints, Handling};
 use crate::device::{bytes, Backend, Footprint};
 use crate::error::{Error, Result};
 use crate::objective::Objective;
@@ -186,6 +187,9 @@ const FIRST_LAUNCH: u64 = 1;
 pub struct BhResult {
     pub value: f64,
     pub x: Vec<f64>,
+    /// With constraints ([`BasinHopping::with_constraints`]) the best anchor's violation (0:
+    /// feasible; the best is then by Deb's rules); 0 without.
+    pub violation: f64,
     /// Steps of every chain since [`BasinHopping::start`], launches (as many as the clock made:
     /// not part of the course), evaluations (the starting
     /// point's included).
@@ -210,6 +214,11 @@ struct Chains {
     fy: Vec<f64>,
     s: Vec<f64>,
     l: Vec<u32>,
+    /// With constraints, the anchors' and the searches' violations (empty without).
+    #[serde(default)]
+    vx: Vec<f64>,
+    #[serde(default)]
+    vy: Vec<f64>,
 }
 
 /// A solve under way since [`BasinHopping::start`]: what it has found and taken.
@@ -220,6 +229,11 @@ struct Course {
     x: Vec<f64>,
     /// The anchor every chain shares (`BhRun::share`).
     anchor: f64,
+    /// With constraints, the violations of the best and of the shared anchor.
+    #[serde(default)]
+    best_v: f64,
+    #[serde(default)]
+    anchor_v: f64,
     steps: u64,
     launches: u64,
     seconds: f64,
@@ -253,6 +267,8 @@ pub struct BasinHopping {
     problem: String,
     /// The solve under way since the last start (None: no start yet).
     course: Option<Course>,
+    /// The constraints (Deb's rules), if any.
+    cons: Option<Constraints>,
 }
 
 enum Engine {
@@ -272,6 +288,40 @@ impl BasinHopping {
         p: &BhParams,
         backend: Backend,
     ) -> Result<Self> {
+        Self::with_constraints(objective, None, lo, hi, p, backend)
+    }
+
+    /// [`BasinHopping::new`] with constraints, compared by Deb's feasibility rules (the
+    /// epsilon level is island DE's): a source objective's OpenCL `constraints` on a device, a
+    /// host callback's violation callback on the CPU backend (`de::constraints`). Every step
+    /// moves the search to a trial no worse, an ended search replaces the anchor when better,
+    /// the best is the best feasible anchor, else the least violation.
+    pub fn with_constraints(
+        objective: &Objective,
+        cons: Option<&Constraints>,
+        lo: &[f64],
+        hi: &[f64],
+        p: &BhParams,
+        backend: Backend,
+    ) -> Result<Self> {
+        if let Some(c) = cons {
+            c.check()?;
+            if c.handling != Handling::Deb {
+                return Err(Error::arg(
+                    "constraints",
+                    "basin hopping compares by Deb's feasibility rules; the epsilon level is island DE's",
+                ));
+            }
+            match (objective, &c.violation) {
+                (Objective::Callback(_), Some(_)) | (Objective::Source { .. }, None) => {}
+                _ => {
+                    return Err(Error::arg(
+                        "constraints",
+                        "a source objective's OpenCL constraints (counts) or a host callback objective's violation callback",
+                    ))
+                }
+            }
+        }
         let dims = lo.len();
         if dims == 0 || hi.len() != dims {
             return Err(Error::arg(
@@ -306,9 +356,9 @@ impl BasinHopping {
         )?;
         let hops = p.hops();
         let engine = match backend {
-            Backend::Cpu => Engine::Cpu(CpuBh::new(objective, dims, p.chains)?),
+            Backend::Cpu => Engine::Cpu(CpuBh::new(objective, cons, dims, p.chains)?),
             Backend::Device(_) => Engine::Device(Box::new(DeviceBh::new(
-                objective, lo, hi, &hops, p, backend,
+                objective, cons, lo, hi, &hops, p, backend,
             )?)),
         };
         let d = dims as f64;
@@ -320,15 +370,23 @@ impl BasinHopping {
                 // a host function has no fingerprint: the caller answers for it
                 Objective::Callback(_) => ("a host callback".into(), &[], &[]),
             };
+            let with = match cons {
+                Some(c) => format!(
+                    ", constraints {} + {} (tolerance {:e})",
+                    c.inequalities, c.equalities, c.eq_tol
+                ),
+                None => String::new(),
+            };
             checkpoint::fingerprint(
                 "box",
-                &format!("{what}, {dims} dimensions"),
+                &format!("{what}, {dims} dimensions{with}"),
                 &[&bounds, code, data],
             )
         };
         Ok(BasinHopping {
             problem,
             course: None,
+            cons: cons.cloned(),
             dims,
             chains: p.chains,
             lo: lo.to_vec(),
@@ -368,27 +426,36 @@ impl BasinHopping {
     /// and the search at `x`, the search over, so the next step hops. A [`solve`](Self::solve)
     /// counts its steps, time and best from here.
     pub fn start(&mut self, x: &[f64], fx: Option<f64>) -> Result<()> {
-        let (cols, f) = self.columns(x, fx)?;
+        let (cols, f, v) = self.columns(x, fx)?;
         self.course = Some(Course {
             best: f,
             x: x.to_vec(),
             anchor: f,
+            best_v: v,
+            anchor_v: v,
             steps: 0,
             launches: 0,
             seconds: 0.0,
             to_best: 0.0,
         });
         let chains = self.chains;
+        let vs = if self.cons.is_some() {
+            vec![v; chains]
+        } else {
+            Vec::new()
+        };
         match &mut self.engine {
             Engine::Cpu(c) => {
                 c.x.clone_from(&cols);
                 c.y = cols;
                 c.fx = vec![f; chains];
                 c.fy = vec![f; chains];
+                c.vx.clone_from(&vs);
+                c.vy = vs;
                 c.s = vec![0.0; chains];
                 c.l = vec![0; chains];
             }
-            Engine::Device(d) => d.start(&cols, f, chains)?,
+            Engine::Device(d) => d.start(&cols, f, v, chains)?,
         }
         Ok(())
     }
@@ -397,27 +464,51 @@ impl BasinHopping {
     /// under way go on and are compared with it when they end. What a caller does to share the
     /// best anchor among the chains.
     pub fn anchor(&mut self, x: &[f64], fx: Option<f64>) -> Result<()> {
-        let (cols, f) = self.columns(x, fx)?;
+        let (cols, f, v) = self.columns(x, fx)?;
+        self.anchor_at(cols, f, v)
+    }
+
+    fn anchor_at(&mut self, cols: Vec<f64>, f: f64, v: f64) -> Result<()> {
         let chains = self.chains;
+        let constrained = self.cons.is_some();
         match &mut self.engine {
             Engine::Cpu(c) => {
                 c.x = cols;
                 c.fx = vec![f; chains];
+                if constrained {
+                    c.vx = vec![v; chains];
+                }
             }
-            Engine::Device(d) => d.anchor(&cols, f, chains)?,
+            Engine::Device(d) => d.anchor(&cols, f, v, chains)?,
         }
         Ok(())
     }
 
-    /// `x` checked, repeated for every chain in the column layout, and its value.
-    fn columns(&mut self, x: &[f64], fx: Option<f64>) -> Result<(Vec<f64>, f64)> {
+    /// `x` checked, repeated for every chain in the column layout, its value and (with
+    /// constraints) its violation.
+    fn columns(&mut self, x: &[f64], fx: Option<f64>) -> Result<(Vec<f64>, f64, f64)> {
         let f = self.value_at(x, fx)?;
-        Ok((
-            (0..self.dims)
-                .flat_map(|j| std::iter::repeat_n(x[j], self.chains))
-                .collect(),
-            f,
-        ))
+        let v = self.violation_at(x)?;
+        Ok((self.repeated(x), f, v))
+    }
+
+    /// `x` repeated for every chain in the column layout.
+    fn repeated(&self, x: &[f64]) -> Vec<f64> {
+        (0..self.dims)
+            .flat_map(|j| std::iter::repeat_n(x[j], self.chains))
+            .collect()
+    }
+
+    /// The violation of `x` (checked by `value_at`): 0 without constraints.
+    fn violation_at(&self, x: &[f64]) -> Result<f64> {
+        let Some(c) = &self.cons else {
+            return Ok(0.0);
+        };
+        let v = match &self.engine {
+            Engine::Cpu(e) => e.violation(x)?,
+            Engine::Device(d) => d.violation(x, c)?,
+        };
+        Ok(constraints::sanitized(v))
     }
 
     fn value_at(&mut self, x: &[f64], fx: Option<f64>) -> Result<f64> {
@@ -466,15 +557,31 @@ impl BasinHopping {
         Ok(())
     }
 
-    /// The lowest anchor (ties to the lowest chain): its value and point.
+    /// The lowest anchor (ties to the lowest chain): its value and point. With constraints the
+    /// best by Deb's rules ([`BasinHopping::best_point`] gives its violation too).
     pub fn best(&self) -> Result<(f64, Vec<f64>)> {
+        let (f, _, x) = self.best_point()?;
+        Ok((f, x))
+    }
+
+    /// The best anchor's value, violation (0 without constraints) and point.
+    pub fn best_point(&self) -> Result<(f64, f64, Vec<f64>)> {
         let (fx, x) = match &self.engine {
             Engine::Cpu(c) => (c.fx.clone(), c.x.clone()),
             Engine::Device(d) => d.read()?,
         };
-        let c = (0..self.chains).fold(0, |b, c| if fx[c] < fx[b] { c } else { b });
+        let vx = self.anchor_violations()?;
+        let v = |c: usize| vx.as_ref().map_or(0.0, |v| v[c]);
+        let c = (0..self.chains).fold(0, |b, c| {
+            if constraints::better(fx[c], v(c), fx[b], v(b), 0.0) {
+                c
+            } else {
+                b
+            }
+        });
         Ok((
             fx[c],
+            v(c),
             (0..self.dims).map(|j| x[j * self.chains + c]).collect(),
         ))
     }
@@ -484,6 +591,17 @@ impl BasinHopping {
         match &self.engine {
             Engine::Cpu(c) => Ok(c.fx.clone()),
             Engine::Device(d) => d.values(),
+        }
+    }
+
+    /// With constraints, every chain's anchor violation; `None` without.
+    fn anchor_violations(&self) -> Result<Option<Vec<f64>>> {
+        if self.cons.is_none() {
+            return Ok(None);
+        }
+        match &self.engine {
+            Engine::Cpu(c) => Ok(Some(c.vx.clone())),
+            Engine::Device(d) => d.violations().map(Some),
         }
     }
 
@@ -553,7 +671,13 @@ impl BasinHopping {
         let header = run.stop.checkpoint.as_ref().map(|_| self.header(run));
         let mut schedule = Schedule::new(run.stop.checkpoint.as_ref());
         let stop = loop {
-            if let Some(why) = driver.check(course.steps, self.evaluations, course.best) {
+            // a target counts a feasible best only
+            let best = if course.best_v == 0.0 {
+                course.best
+            } else {
+                f64::INFINITY
+            };
+            if let Some(why) = driver.check(course.steps, self.evaluations, best) {
                 break why;
             }
             // a launch never crosses a multiple of `launch_steps`, where the shares fall, so
@@ -570,18 +694,32 @@ impl BasinHopping {
             course.launches += 1;
             let share = run.share && course.steps.is_multiple_of(every);
             // the anchors' values alone, their points only when one is lower (than the shared
-            // anchor at a share, else than the best, which is never above it)
-            let low = self.anchors()?.into_iter().fold(f64::INFINITY, f64::min);
-            let bar = if share { course.anchor } else { course.best };
-            if low < bar {
-                let (f, x) = self.best()?;
+            // anchor at a share, else than the best, which is never above it); with constraints
+            // by Deb's rules
+            let (bar, bar_v) = if share {
+                (course.anchor, course.anchor_v)
+            } else {
+                (course.best, course.best_v)
+            };
+            let lower = match self.anchor_violations()? {
+                None => self.anchors()?.into_iter().fold(f64::INFINITY, f64::min) < bar,
+                Some(vx) => {
+                    let fx = self.anchors()?;
+                    (0..fx.len()).any(|c| constraints::better(fx[c], vx[c], bar, bar_v, 0.0))
+                }
+            };
+            if lower {
+                let (f, v, x) = self.best_point()?;
                 if share {
                     // every chain continues from the lowest anchor
-                    self.anchor(&x, Some(f))?;
+                    let cols = self.repeated(&x);
+                    self.anchor_at(cols, f, v)?;
                     course.anchor = f;
+                    course.anchor_v = v;
                 }
-                if f < course.best {
+                if constraints::better(f, v, course.best, course.best_v, 0.0) {
                     course.best = f;
+                    course.best_v = v;
                     course.x = x;
                     course.to_best = driver.elapsed();
                 }
@@ -601,13 +739,18 @@ impl BasinHopping {
         }
         Ok(BhResult {
             value: course.best,
+            violation: course.best_v,
             x: course.x.clone(),
             steps: course.steps,
             launches: course.launches,
             evaluations: self.evaluations,
             seconds: course.seconds,
             seconds_to_best: course.to_best,
-            stop: if run.stop.target.is_some_and(|t| course.best <= t) {
+            stop: if run
+                .stop
+                .target
+                .is_some_and(|t| course.best <= t && course.best_v == 0.0)
+            {
                 StopReason::Target
             } else {
                 stop
@@ -644,6 +787,8 @@ impl BasinHopping {
                 fy: c.fy.clone(),
                 s: c.s.clone(),
                 l: c.l.clone(),
+                vx: c.vx.clone(),
+                vy: c.vy.clone(),
             },
             Engine::Device(d) => d.chains()?,
         };
@@ -686,6 +831,8 @@ impl BasinHopping {
             || ch.fy.len() != c
             || ch.s.len() != c
             || ch.l.len() != c
+            || ch.vx.len() != if self.cons.is_some() { c } else { 0 }
+            || ch.vy.len() != ch.vx.len()
             || st.course.x.len() != self.dims
         {
             return Err(Error::arg(
@@ -701,6 +848,8 @@ impl BasinHopping {
                 e.fy.clone_from(&ch.fy);
                 e.s.clone_from(&ch.s);
                 e.l.clone_from(&ch.l);
+                e.vx.clone_from(&ch.vx);
+                e.vy.clone_from(&ch.vy);
             }
             Engine::Device(d) => d.set_chains(ch)?,
         }

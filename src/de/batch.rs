@@ -1032,6 +1032,7 @@ impl DeviceBatch {
             .define("DEB_BATCH", 1)
             .define("DEB_JDE", probs.iter().any(|p| p.jde.is_some()) as u8)
             .define("DEB_ADE", ade as u8)
+            .file("constraints.cl")
             .file("de.cl")
             .text(dispatcher(probs, sources))
             .file("de_batch.cl");

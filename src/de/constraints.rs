@@ -266,6 +266,16 @@ pub fn better(f: f64, v: f64, g: f64, w: f64, e: f64) -> bool {
     }
 }
 
+/// Whether `(f, v)` is at least as good as `(g, w)` at level `e` (equal values are;
+/// `cl/constraints.cl` `mo_no_worse`).
+pub fn no_worse(f: f64, v: f64, g: f64, w: f64, e: f64) -> bool {
+    if (v <= e && w <= e) || v == w {
+        f <= g
+    } else {
+        v < w
+    }
+}
+
 /// The order of two points at level `e` (NaN values last).
 pub fn order(f: f64, v: f64, g: f64, w: f64, e: f64) -> Ordering {
     if (v <= e && w <= e) || v == w {

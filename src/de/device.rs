@@ -413,9 +413,9 @@ impl DeviceDe {
                 if external {
                     spec
                 } else {
-                    spec.define("DE_NC", c.c.count())
-                        .define("DE_NG", c.c.inequalities)
-                        .define("DE_EQ_TOL", format!("{:e}", c.c.eq_tol))
+                    spec.define("MO_NC", c.c.count())
+                        .define("MO_NG", c.c.inequalities)
+                        .define("MO_EQ_TOL", format!("{:e}", c.c.eq_tol))
                 }
             }
             None => spec,
@@ -527,7 +527,7 @@ impl DeviceDe {
         } else {
             "de_fused"
         };
-        let spec = spec.file("de.cl");
+        let spec = spec.file("constraints.cl").file("de.cl");
         // a catalogue function can read the trials in local memory: the fused kernel then has a
         // program of its own, where functions.cl reads __local points (and de.cl's kernels that
         // evaluate global trials are left out)
@@ -560,6 +560,7 @@ impl DeviceDe {
                             .define("DE_TILE", self.tile)
                             .define("DE_STRICT", strict)
                             .define("DE_NO_KERNELS", 1)
+                            .file("constraints.cl")
                             .file("de.cl")
                             .define("DEB_ISLANDS", 1)
                             .define("DEB_JDE", jde as u8)

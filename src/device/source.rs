@@ -24,6 +24,7 @@ const EMBEDDED: &[(&str, &str)] = embedded![
     "functions.cl",
     "sat.cl",
     "sat_sls.cl",
+    "constraints.cl",
     "de.cl",
     "de_batch.cl",
     "qap_ts.cl",

@@ -62,6 +62,11 @@ pub struct MetaoptBhOptions {
     /// Nonzero (the default): every `launch_steps` steps every chain's anchor moves to the
     /// lowest one; 0: the chains stay independent and a solve reports the lowest anchor.
     pub share: u8,
+    /// Constraints (NULL: none), read by `metaopt_bh_create`: an OpenCL source objective's
+    /// `constraints` counts on a device, or a host callback objective's `violation` on the CPU
+    /// backend; compared by Deb's rules (`handling` 0). Its `violation` and `user_data` must
+    /// stay valid until the instance is freed.
+    pub constraints: *const super::de::MetaoptConstraints,
 }
 
 /// When `metaopt_bh_solve` stops (at least one of `steps`, `evaluations`, a target or a time
@@ -125,6 +130,9 @@ pub struct MetaoptBhSolveResult {
     pub error_code: i32,
     /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
+    /// With constraints the best anchor's violation (0: feasible; the best is then by Deb's
+    /// rules); 0 without.
+    pub violation: f64,
 }
 
 owned_result!(MetaoptBhCreateResult);
@@ -161,6 +169,7 @@ pub extern "C" fn metaopt_bh_default_options() -> MetaoptBhOptions {
             device: -1,
             launch_steps: r.launch_steps,
             share: r.share as u8,
+            constraints: ptr::null(),
         }
     })
 }
@@ -250,7 +259,18 @@ pub unsafe extern "C" fn metaopt_bh_create(
         if c.launch_steps == 0 {
             return Err(Error::arg("options.launch_steps", "0; at least 1"));
         }
-        let solver = BasinHopping::new(&obj, &lo, &hi, &params, backend)?;
+        // SAFETY: NULL or valid by the caller's contract.
+        let cons = match unsafe { c.constraints.as_ref() } {
+            None => None,
+            Some(k) => Some(super::de::constraints_arg(k).map_err(|e| match e {
+                Error::InvalidArgument { arg, msg } if arg == "constraints.handling" => {
+                    Error::arg("options.constraints.handling", msg)
+                }
+                e => e,
+            })?),
+        };
+        let solver =
+            BasinHopping::with_constraints(&obj, cons.as_ref(), &lo, &hi, &params, backend)?;
         let instance = handle::insert(Handle {
             solver,
             run: BhRun {
@@ -366,6 +386,7 @@ pub unsafe extern "C" fn metaopt_bh_solve(
             precision: h.precision.code(),
             error_code,
             error_message,
+            violation: r.violation,
         }
     })
 }

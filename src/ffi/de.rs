@@ -248,7 +248,7 @@ pub struct MetaoptDeRunResult {
 /// inequalities' positive values and of its equalities' absolute values beyond `eq_tol`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct MetaoptDeConstraints {
+pub struct MetaoptConstraints {
     /// For an OpenCL source objective: the counts of the values its function
     /// `void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)`
     /// writes (the inequalities, then the equalities; at most 256 in all). Both 0 with a
@@ -275,12 +275,12 @@ pub struct MetaoptDeConstraints {
 /// No constraint counts, tolerance 1e-4, Deb's rules, and epsilon-DE's published settings
 /// (theta 0.2, tc 1000, cp 5) for `handling` 1.
 #[no_mangle]
-pub extern "C" fn metaopt_de_default_constraints() -> MetaoptDeConstraints {
+pub extern "C" fn metaopt_default_constraints() -> MetaoptConstraints {
     ffi_boundary!({
         let Handling::Epsilon { theta, tc, cp } = Handling::EPSILON_DEFAULT else {
             unreachable!("the default epsilon handling")
         };
-        MetaoptDeConstraints {
+        MetaoptConstraints {
             inequalities: 0,
             equalities: 0,
             eq_tol: 1e-4,
@@ -291,6 +291,34 @@ pub extern "C" fn metaopt_de_default_constraints() -> MetaoptDeConstraints {
             epsilon_tc: tc,
             epsilon_cp: cp,
         }
+    })
+}
+
+/// The constraints a `MetaoptConstraints` describes (the epsilon settings checked later, with
+/// the rest, by `Constraints::check`).
+pub(crate) fn constraints_arg(c: &MetaoptConstraints) -> Result<Constraints> {
+    let handling = match c.handling {
+        0 => Handling::Deb,
+        1 => Handling::Epsilon {
+            theta: c.epsilon_theta,
+            tc: c.epsilon_tc,
+            cp: c.epsilon_cp,
+        },
+        k => {
+            return Err(Error::arg(
+                "constraints.handling",
+                format!("{k}; expected 0 (Deb's rules) or 1 (epsilon level)"),
+            ))
+        }
+    };
+    Ok(Constraints {
+        inequalities: c.inequalities,
+        equalities: c.equalities,
+        eq_tol: c.eq_tol,
+        violation: c
+            .violation
+            .map(|f| super::hc12::host_callback(f, c.user_data)),
+        handling,
     })
 }
 
@@ -306,7 +334,7 @@ pub extern "C" fn metaopt_de_default_constraints() -> MetaoptDeConstraints {
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_de_set_constraints(
     h: *mut MetaoptDeInstance,
-    c: *const MetaoptDeConstraints,
+    c: *const MetaoptConstraints,
 ) -> MetaoptInt32Result {
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
@@ -314,31 +342,7 @@ pub unsafe extern "C" fn metaopt_de_set_constraints(
         // SAFETY: NULL or valid by the caller's contract.
         let cons = match unsafe { c.as_ref() } {
             None => None,
-            Some(c) => {
-                let handling = match c.handling {
-                    0 => Handling::Deb,
-                    1 => Handling::Epsilon {
-                        theta: c.epsilon_theta,
-                        tc: c.epsilon_tc,
-                        cp: c.epsilon_cp,
-                    },
-                    k => {
-                        return Err(Error::arg(
-                            "constraints.handling",
-                            format!("{k}; expected 0 (Deb's rules) or 1 (epsilon level)"),
-                        ))
-                    }
-                };
-                Some(Constraints {
-                    inequalities: c.inequalities,
-                    equalities: c.equalities,
-                    eq_tol: c.eq_tol,
-                    violation: c
-                        .violation
-                        .map(|f| super::hc12::host_callback(f, c.user_data)),
-                    handling,
-                })
-            }
+            Some(c) => Some(constraints_arg(c)?),
         };
         h.solver.set_constraints(cons)?;
         MetaoptInt32Result::ok(0)
@@ -347,7 +351,7 @@ pub unsafe extern "C" fn metaopt_de_set_constraints(
 
 owned_result!(MetaoptDeCreateResult);
 owned_result!(MetaoptDeRunResult: frees x; zeroes dims);
-plain_result!(MetaoptDeOptions, MetaoptDeStop, MetaoptDeConstraints);
+plain_result!(MetaoptDeOptions, MetaoptDeStop, MetaoptConstraints);
 
 pub(crate) struct Handle {
     solver: DeMultiPop,

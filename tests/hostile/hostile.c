@@ -1202,7 +1202,7 @@ static void de_args(void) {
     o.backend = METAOPT_BACKEND_CPU;
     VOID("metaopt_de_default_options/value", (void)metaopt_de_default_options());
     VOID("metaopt_de_default_stop/value", (void)metaopt_de_default_stop());
-    VOID("metaopt_de_default_constraints/value", (void)metaopt_de_default_constraints());
+    VOID("metaopt_default_constraints/value", (void)metaopt_default_constraints());
     DE_NEW("metaopt_de_create/NULL limits", metaopt_de_create(2, 4, 2, NULL, 2, "sat", &o), METAOPT_ERR_NULL_POINTER);
     DE_NEW("metaopt_de_create/NULL bounds", metaopt_de_create(2, 4, 2, lim, 2, NULL, &o), METAOPT_ERR_NULL_POINTER);
     DE_NEW("metaopt_de_create/NULL options (device)", metaopt_de_create(2, 4, 2, lim, 2, "sat", NULL), ANY);
@@ -1286,9 +1286,9 @@ static void de_args(void) {
     DARR("metaopt_de_best_point/before init", metaopt_de_best_point(h), ERR);
     /* constraints: settings out of range are errors; a catalogue objective has none (init) */
     {
-        MetaoptDeConstraints dc = metaopt_de_default_constraints();
+        MetaoptConstraints dc = metaopt_default_constraints();
         I32("metaopt_de_set_constraints/no counts", metaopt_de_set_constraints(h, &dc), ERR);
-        MetaoptDeConstraints bc[6];
+        MetaoptConstraints bc[6];
         for (int i = 0; i < 6; i++) bc[i] = dc, bc[i].inequalities = 1;
         bc[0].eq_tol = NAN;
         bc[1].eq_tol = -1;
@@ -3403,6 +3403,26 @@ static void bh_args(void) {
     BH_CREATE("metaopt_bh_create/NULL options", metaopt_bh_create(&cb, lo, hi, 2, NULL, 0, NULL), ERR);
     BH_CREATE("metaopt_bh_create/callback", metaopt_bh_create(&cb, lo, hi, 2, NULL, 0, &o), 0);
     BH_CREATE("metaopt_bh_create/NULL objective", metaopt_bh_create(NULL, lo, hi, 2, NULL, 0, &o), METAOPT_ERR_NULL_POINTER);
+    {
+        /* constraints: out of range, the epsilon level, counts for a catalogue function or a
+         * callback without its violation callback, all errors */
+        MetaoptBhOptions co = o;
+        MetaoptConstraints bc[5];
+        for (int i = 0; i < 5; i++) bc[i] = metaopt_default_constraints(), bc[i].inequalities = 1;
+        bc[0].handling = 1;
+        bc[1].handling = -3;
+        bc[2].eq_tol = NAN;
+        bc[3].inequalities = UINT32_MAX;
+        bc[4].inequalities = 0;
+        for (int i = 0; i < 5; i++) {
+            co.constraints = &bc[i];
+            BH_CREATE("metaopt_bh_create/bad constraints", metaopt_bh_create(&cb, lo, hi, 2, NULL, 0, &co), ERR);
+        }
+        co.constraints = &bc[2];
+        bc[2].eq_tol = 1e-4;
+        BH_CREATE("metaopt_bh_create/catalogue with constraint counts", metaopt_bh_create(&f1, lo, hi, 2, NULL, 0, &co), ERR);
+        BH_CREATE("metaopt_bh_create/callback without a violation callback", metaopt_bh_create(&cb, lo, hi, 2, NULL, 0, &co), ERR);
+    }
     BH_CREATE("metaopt_bh_create/NULL lo", metaopt_bh_create(&f1, NULL, hi, 2, NULL, 0, &o), METAOPT_ERR_NULL_POINTER);
     BH_CREATE("metaopt_bh_create/NULL hi", metaopt_bh_create(&f1, lo, NULL, 2, NULL, 0, &o), METAOPT_ERR_NULL_POINTER);
     BH_CREATE("metaopt_bh_create/NULL lo, huge dims", metaopt_bh_create(&f1, NULL, NULL, UINT32_MAX, NULL, 0, &o),

@@ -339,3 +339,95 @@ fn bad_arguments_are_named() {
     bh.run(5000).unwrap();
     assert!(bh.best().unwrap().0 < 1e-8);
 }
+
+/// Basin hopping with constraints (Deb's rules): G06 as its OpenCL source on the device, and as
+/// a host callback with a violation callback (the host twin of cl/cec2006.cl) on the CPU twin,
+/// from the middle of the box. In double the two take the same steps (G06's formulas are sums
+/// and products: exact alike), and both reach a feasible point near G06's optimum
+/// -6961.81387558015 (the unconstrained search would leave the feasible set for -7973).
+#[test]
+fn constrained_chains_follow_debs_rules_on_both_backends() {
+    use metaopt::bh::BhRun;
+    use metaopt::de::constraints::{self, Constraints};
+    use metaopt::problem::cec2006;
+    use metaopt::run::Stop;
+    let (src, bounds, c) = constraints::cec2006("G06").unwrap();
+    let (lo, hi): (Vec<f64>, Vec<f64>) = bounds.iter().copied().unzip();
+    let f = Objective::callback(|x, rows, dims, out| {
+        for r in 0..rows {
+            out[r] = cec2006::eval("G06", &x[r * dims..(r + 1) * dims])
+                .unwrap()
+                .0;
+        }
+        Ok(())
+    });
+    let info = cec2006::info("G06").unwrap();
+    let v = HostCallback::new(move |x, rows, dims, out| {
+        for r in 0..rows {
+            let (_, g) = cec2006::eval("G06", &x[r * dims..(r + 1) * dims]).unwrap();
+            // the library's violation: the sum, not the report's mean
+            out[r] = cec2006::violation(&info, &g) * g.len() as f64;
+        }
+        Ok(())
+    });
+    // short searches (a search's end is what an anchor takes)
+    let p = BhParams {
+        hop_min: 1e-4,
+        hop_max: 0.05,
+        step0: 0.01,
+        step_stop: 1e-9,
+        max_search: 300,
+        ..params(64, 3)
+    };
+    let x0: Vec<f64> = lo.iter().zip(&hi).map(|(a, b)| (a + b) / 2.0).collect();
+    let mut dev =
+        BasinHopping::with_constraints(&src, Some(&c), &lo, &hi, &p, Backend::DEVICE).unwrap();
+    let mut cpu = BasinHopping::with_constraints(
+        &f,
+        Some(&Constraints::callback(v)),
+        &lo,
+        &hi,
+        &p,
+        Backend::Cpu,
+    )
+    .unwrap();
+    for bh in [&mut dev, &mut cpu] {
+        bh.start(&x0, None).unwrap();
+    }
+    for round in 0..5 {
+        dev.run(40).unwrap();
+        cpu.run(40).unwrap();
+        let (a, b) = (dev.anchors().unwrap(), cpu.anchors().unwrap());
+        assert_eq!(a, b, "round {round}: the anchors' values");
+        assert_eq!(
+            dev.best_point().unwrap(),
+            cpu.best_point().unwrap(),
+            "round {round}"
+        );
+    }
+    let run = BhRun {
+        stop: Stop::budget(20000),
+        ..BhRun::default()
+    };
+    for bh in [&mut dev, &mut cpu] {
+        let r = bh.solve(&run).unwrap();
+        assert_eq!(r.violation, 0.0, "{r:?}");
+        // (G06's optimum is a corner of two active constraints, which the (1+1)-ES approaches
+        // slowly from inside: within 1e-5 relative here)
+        assert!((r.value + 6961.81387558015).abs() < 0.07, "{r:?}");
+    }
+    // the epsilon level is island DE's
+    let mut eps = c.clone();
+    eps.handling = metaopt::de::ConstraintHandling::EPSILON_DEFAULT;
+    assert_eq!(
+        invalid_arg(BasinHopping::with_constraints(
+            &src,
+            Some(&eps),
+            &lo,
+            &hi,
+            &p,
+            Backend::DEVICE
+        )),
+        "constraints"
+    );
+}
