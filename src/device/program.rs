@@ -353,20 +353,19 @@ impl Job {
         InFlight::enter();
         let spawned = std::thread::Builder::new()
             .name("metaopt-build".into())
-            .spawn(move || {
-                if let Some((job, program)) = take(&theirs) {
-                    job.run(program);
-                }
-                InFlight::leave();
+            .spawn(move || match take(&theirs) {
+                Some((job, program)) => job.run(program),
+                None => InFlight::leave(),
             });
         if spawned.is_err() {
-            if let Some((job, program)) = take(&slot) {
-                job.run(program);
+            match take(&slot) {
+                Some((job, program)) => job.run(program),
+                None => InFlight::leave(),
             }
-            InFlight::leave();
         }
     }
 
+    /// Compiles, then leaves the builds in flight and hands the outcome to the waiters.
     fn run(self, mut program: Program) {
         let outcome = match program.build(&[self.device], &self.options) {
             Ok(()) => Ok(Arc::new(program)),
@@ -386,6 +385,9 @@ impl Job {
         if outcome.is_err() {
             self.programs.map().remove(&self.key);
         }
+        // the compiler is done: the build leaves the count before its waiters wake, so that a
+        // process whose last wait it was ends without waiting for this thread to be scheduled
+        InFlight::leave();
         self.build.finish(outcome);
     }
 }

@@ -38,6 +38,16 @@ const RENAMES: &[(&str, &str)] = &[
 pub struct BhArgs {
     #[command(flatten)]
     objective: ObjectiveArgs,
+    /// Constraints of the --source objective, compared by Deb's feasibility rules: its OpenCL
+    /// `void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)`
+    /// writes NG inequality values g (satisfied when g <= 0), then NH equality values h
+    /// (satisfied when |h| <= --eq-tol); the best is the best feasible anchor, else the least
+    /// violation
+    #[arg(long, value_name = "NG,NH", requires = "source")]
+    constraints: Option<String>,
+    /// The equalities' tolerance [default: 1e-4]
+    #[arg(long, value_name = "TOL", requires = "constraints", allow_negative_numbers = true)]
+    eq_tol: Option<f64>,
     /// Dimensions
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..))]
     dims: u32,
@@ -199,8 +209,37 @@ pub fn run(a: &BhArgs) -> CliResult {
             ..Stop::default()
         },
     };
-    let mut bh = BasinHopping::new(
+    let cons = match &a.constraints {
+        None => None,
+        Some(_) if a.objective.source.is_none() => {
+            return Err(
+                "--constraints: for a --source objective (its OpenCL constraints function)".into(),
+            )
+        }
+        Some(spec) => {
+            let bad = || {
+                Failure(format!(
+                    "--constraints: `{spec}`; expected NG,NH (two counts)"
+                ))
+            };
+            let counts: Vec<u32> = spec
+                .split(',')
+                .map(|w| w.trim().parse::<u32>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| bad())?;
+            let [ng, nh] = counts[..] else {
+                return Err(bad());
+            };
+            let mut c = metaopt::de::Constraints::compiled(ng, nh);
+            if let Some(t) = a.eq_tol {
+                c.eq_tol = t;
+            }
+            Some(c)
+        }
+    };
+    let mut bh = BasinHopping::with_constraints(
         &obj.objective,
+        cons.as_ref(),
         &vec![lo; dims],
         &vec![hi; dims],
         &params,
@@ -256,9 +295,25 @@ pub fn run(a: &BhArgs) -> CliResult {
         });
     }
     let x: Vec<String> = r.x.iter().map(|v| out::float(*v)).collect();
+    let violation = match &cons {
+        Some(c) => format!(
+            "constraints {} inequalities, {} equalities (tolerance {:e}), Deb's rules: violation {}{}\n",
+            c.inequalities,
+            c.equalities,
+            c.eq_tol,
+            r.violation,
+            if r.violation == 0.0 {
+                " (feasible)"
+            } else {
+                " (no feasible anchor found: the least violation)"
+            }
+        ),
+        None => String::new(),
+    };
     out::print(&format!(
         "basin hopping on {} ({dims}-D, [{}, {}]), {} chains, on {device} ({})\n\
          best {} at [{}]\n\
+         {violation}\
          {} steps of every chain in {} launches, {} evaluations, {:.3} s (best after {:.3} s)\n\
          stopped by {}\n",
         obj.name,

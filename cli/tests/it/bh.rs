@@ -193,3 +193,73 @@ fn bh_bad_arguments_name_the_flag() {
     fails(&["bh", "--function", "NoSuch", "--dims", "3"], "--function");
     fails(&["bh", "--function", "F1", "--dims", "0"], "--dims");
 }
+
+/// `bh --constraints NG,NH` with a --source: min |x|^2 subject to x0 + x1 >= 1 from an
+/// infeasible start reaches (0.5, 0.5) feasibly (Deb's rules); the violation in the text and
+/// JSON; the flags' errors.
+#[test]
+fn bh_takes_a_sources_constraints() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("c.cl");
+    std::fs::write(
+        &src,
+        "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n\
+         { return x[0] * x[0] + x[stride] * x[stride]; }\n\
+         void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)\n\
+         { c[0] = (FP)1 - x[0] - x[stride]; }\n",
+    )
+    .unwrap();
+    let s = src.to_str().unwrap();
+    let base = [
+        "bh",
+        "--source",
+        s,
+        "--dims",
+        "2",
+        "--lower",
+        "-2",
+        "--upper",
+        "2",
+        "--chains",
+        "16",
+        "--max-steps",
+        "2000",
+        "--max-search",
+        "100",
+        "--step-stop",
+        "1e-9",
+        "--step0",
+        "0.05",
+        "--hop-max",
+        "0.2",
+        "--hop-min",
+        "1e-3",
+        "--x0",
+        "-1.5",
+    ];
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(
+            &[&base[..], &["--constraints", "1,0", "--json"]].concat()
+        ))
+        .unwrap();
+    assert_eq!(j["violation"], 0.0, "{j}");
+    assert!((j["value"].as_f64().unwrap() - 0.5).abs() < 1e-5, "{j}");
+    let t = ok(&[&base[..], &["--constraints", "1,0"]].concat());
+    assert!(t.contains("Deb's rules: violation 0 (feasible)"), "{t}");
+    fails(
+        &[&base[..], &["--constraints", "1"]].concat(),
+        "--constraints",
+    );
+    fails(
+        &[
+            "bh",
+            "--function",
+            "F1",
+            "--dims",
+            "2",
+            "--constraints",
+            "1,0",
+        ],
+        "--source",
+    );
+}
