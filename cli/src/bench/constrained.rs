@@ -94,9 +94,14 @@ pub struct BenchConstrainedArgs {
     /// Members of each island
     #[arg(long, default_value_t = 40, value_name = "NM")]
     members: u32,
-    /// Mutation strategy
+    /// Mutation strategy (the fixed DE's)
     #[arg(long, default_value = "DE/rand/1", value_name = "NAME")]
     mutation: String,
+    /// The DE algorithm: de (F spread over the islands, CR fixed), or an adaptive variant,
+    /// jade, shade, lshade, jso (L-SHADE and jSO shrink each island over its share of the
+    /// evaluations, without migration)
+    #[arg(long, default_value = "de", value_name = "NAME")]
+    algorithm: String,
     /// Seeds: run r draws from S + 4r .. S + 4r + 3 (initialisation, mutation, crossover,
     /// migration)
     #[arg(long, default_value_t = 1, value_name = "S")]
@@ -160,6 +165,8 @@ pub struct ProblemRow {
     pub mean_seconds: f64,
     pub mean_evaluations: f64,
     pub handling: String,
+    /// de, jade, shade, lshade or jso.
+    pub algorithm: String,
     pub islands: u32,
     pub members: u32,
     pub backend: String,
@@ -212,6 +219,7 @@ pub fn problem_row(
         mean_evaluations: runs.iter().map(|r| r.evaluations as f64).sum::<f64>()
             / runs.len().max(1) as f64,
         handling: handling.to_string(),
+        algorithm: String::new(),
         islands,
         members,
         backend: backend.to_string(),
@@ -253,8 +261,8 @@ pub fn run(a: &BenchConstrainedArgs) -> CliResult {
         Handling::Epsilon { theta, tc, cp } => format!("epsilon(theta={theta};tc={tc};cp={cp})"),
     };
     eprintln!(
-        "{} runs of {} evaluations per problem, {} x {} members, {handling_name}, {backend_name}",
-        a.runs, a.evaluations, a.islands, a.members
+        "{} runs of {} evaluations per problem, {} x {} members, {}, {handling_name}, {backend_name}",
+        a.runs, a.evaluations, a.islands, a.members, a.algorithm
     );
     eprintln!(
         "{:<4} {:>8} {:>7} {:>16} {:>16} {:>12} {:>9}",
@@ -281,12 +289,15 @@ pub fn run(a: &BenchConstrainedArgs) -> CliResult {
             runs.push(outcome);
             bar.inc(1);
         }
-        let row = problem_row(
-            p,
-            &runs,
-            a.evaluations,
-            (&handling_name, a.islands, a.members, &backend_name),
-        );
+        let row = ProblemRow {
+            algorithm: a.algorithm.to_ascii_lowercase(),
+            ..problem_row(
+                p,
+                &runs,
+                a.evaluations,
+                (&handling_name, a.islands, a.members, &backend_name),
+            )
+        };
         let shown = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.10}"));
         let line = format!(
             "{:<4} {:>5}/{:<2} {:>4}/{:<2} {:>16} {:>16} {:>12} {:>9}",
@@ -336,8 +347,16 @@ fn one_run(
         BoundsCorrection::Saturation,
     );
     params.limits = bounds;
+    let algorithm: Algorithm = a
+        .algorithm
+        .parse()
+        .map_err(|e| Failure(format!("--algorithm: {e}")))?;
     let o = &mut params.options;
-    o.algorithm = Algorithm::De;
+    o.algorithm = algorithm;
+    if algorithm.reduces() {
+        // each island's share of the budget
+        o.lshade_budget = a.evaluations / a.islands.max(1) as u64;
+    }
     o.double = true;
     o.precision = metaopt::Precision::Double;
     o.f_mode = FMode::Linspace;
@@ -349,7 +368,7 @@ fn one_run(
     o.mutation_seed = seed.wrapping_add(1);
     o.crossover_seed = seed.wrapping_add(2);
     o.migration_seed = seed.wrapping_add(3);
-    let migration = if a.islands > 1 {
+    let migration = if a.islands > 1 && !algorithm.reduces() {
         Migration::new(MigrationKind::PermuteN, MIGRATION_PERIOD)
     } else {
         Migration::new(MigrationKind::None, 1)
