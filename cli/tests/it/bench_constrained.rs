@@ -8,7 +8,7 @@ use std::collections::HashMap;
 const COLUMNS: &str = "problem,dims,ng,nh,best_known,best_known_feasible,runs,evaluations,\
 feasible_runs,successful_runs,best_value,median_value,worst_value,\
 median_evaluations_to_success,median_seconds_to_success,mean_seconds,mean_evaluations,\
-handling,islands,members,backend";
+handling,algorithm,islands,members,backend";
 
 /// The rows of a CSV table, each a map from column to value.
 fn rows(csv: &str) -> Vec<HashMap<String, String>> {
@@ -157,5 +157,46 @@ fn bad_arguments_name_their_flag() {
     fails(
         &with(&["--problems", "G06", "--csv", "/nonexistent-dir/x.csv"]),
         "--csv",
+    );
+}
+
+/// `--algorithm lshade`: one island shrinking over its budget solves G06 and G08 in both runs;
+/// the column names the algorithm; an unknown one names the flag.
+#[test]
+fn an_adaptive_variant_solves_g06_and_g08() {
+    let out = ok(&[
+        "bench",
+        "constrained",
+        "--problems",
+        "G06,G08",
+        "--runs",
+        "2",
+        "--evaluations",
+        "60000",
+        "--algorithm",
+        "lshade",
+        "--islands",
+        "1",
+        "--members",
+        "60",
+        "--cpu",
+    ]);
+    for row in rows(&out) {
+        assert_eq!(row["algorithm"], "lshade");
+        assert_eq!(num(&row, "successful_runs"), 2.0, "{row:?}");
+    }
+    fails(
+        &[
+            "bench",
+            "constrained",
+            "--problems",
+            "G08",
+            "--runs",
+            "1",
+            "--algorithm",
+            "cmaes",
+            "--cpu",
+        ],
+        "--algorithm",
     );
 }
