@@ -106,7 +106,7 @@ enum Command {
     Experiment(ExperimentCommand),
     /// Benchmarks, each a CSV table of measurements (not tests): QAP (qap, qap-ts, qap-quality,
     /// tabu), functions, SAT (sat, sat-solve, sat-large), qiga, sp, awvd, DE (de, bde, de-digits,
-    /// de-table) and multi-device scale
+    /// de-table, constrained) and multi-device scale
     #[command(subcommand)]
     Bench(BenchCommand),
 }

@@ -273,7 +273,7 @@ pub struct BasinHopping {
 
 enum Engine {
     Device(Box<DeviceBh>),
-    Cpu(CpuBh),
+    Cpu(Box<CpuBh>),
 }
 
 impl BasinHopping {
@@ -356,7 +356,7 @@ impl BasinHopping {
         )?;
         let hops = p.hops();
         let engine = match backend {
-            Backend::Cpu => Engine::Cpu(CpuBh::new(objective, cons, dims, p.chains)?),
+            Backend::Cpu => Engine::Cpu(Box::new(CpuBh::new(objective, cons, dims, p.chains)?)),
             Backend::Device(_) => Engine::Device(Box::new(DeviceBh::new(
                 objective, cons, lo, hi, &hops, p, backend,
             )?)),

@@ -263,9 +263,10 @@ pub unsafe extern "C" fn metaopt_bh_create(
         let cons = match unsafe { c.constraints.as_ref() } {
             None => None,
             Some(k) => Some(super::de::constraints_arg(k).map_err(|e| match e {
-                Error::InvalidArgument { arg, msg } if arg == "constraints.handling" => {
-                    Error::arg("options.constraints.handling", msg)
-                }
+                Error::InvalidArgument {
+                    arg: "constraints.handling",
+                    msg,
+                } => Error::arg("options.constraints.handling", msg),
                 e => e,
             })?),
         };
