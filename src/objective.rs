@@ -297,6 +297,10 @@ pub fn evaluate_points(
     )
 }
 
+/// Most constraint values a compiled objective's `constraints` may write per point (they live
+/// in private memory on the device).
+pub const MAX_CONSTRAINTS: u32 = 256;
+
 /// The values of a compiled objective's `constraints` (`count` of them per point: the
 /// inequalities, then the equalities; see `cl/de.cl`, Constraints) at the points `points` (row
 /// by row), point i's at `i * count ..`: what the CPU backend of a constrained DE compares.
@@ -315,12 +319,12 @@ pub fn constraint_values(
             "only an OpenCL source objective computes constraint values (a host callback gives violations)",
         ));
     }
-    if count == 0 || count > crate::de::constraints::MAX_CONSTRAINTS {
+    if count == 0 || count > MAX_CONSTRAINTS {
         return Err(Error::arg(
             "constraints",
             format!(
                 "{count} constraint values per point; expected 1 to {}",
-                crate::de::constraints::MAX_CONSTRAINTS
+                MAX_CONSTRAINTS
             ),
         ));
     }

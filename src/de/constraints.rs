@@ -115,9 +115,7 @@ pub struct Constraints {
     pub handling: Handling,
 }
 
-/// Most constraint values a compiled objective may write per point (they live in private
-/// memory on the device).
-pub const MAX_CONSTRAINTS: u32 = 256;
+pub use crate::objective::MAX_CONSTRAINTS;
 
 impl Constraints {
     /// Constraints computed by the objective's OpenCL `constraints`: `inequalities` values
