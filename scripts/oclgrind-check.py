@@ -59,6 +59,12 @@ UNINIT_OFF = {
                             "one that made its context, before any kernel runs",
     "sssp-near-far": "64-bit distances: atom_or and atom_min, which the plugin does not model (it "
                      "knows the atomic_* names only)",
+    "de-constrained": "Fx and Fy are made anew at init, twice as long, for the violations; the plugin "
+                      "reports the loads of their second halves (violations, level) as uninitialised "
+                      "though both buffers are written whole as they are made and again before the "
+                      "first selection: as the released-buffer shadow put_func_data describes, past "
+                      "the old length",
+    "jade-constrained": "as de-constrained (the same re-made Fx and Fy)",
 }
 # Cases run without OCLGRIND_DATA_RACES, and why (printed likewise).
 RACES_OFF = {
@@ -144,6 +150,14 @@ def cases(metaopt, work):
         Case("jade-wide", de + ["--algorithm", "jade", "--wide", "on"]),
         Case("jade-unfused", de + ["--algorithm", "jade", "--unfused"]),
         Case("jde100", de + ["--algorithm", "jde100", "--jde-small", "4"]),
+        # constraints: the per-phase kernels and the adaptive variants' with violations (G06, a
+        # CEC 2006 problem as its OpenCL source), Deb's rules and the epsilon level
+        Case("de-constrained", [m, "de", "--function", "G06", "--dims", "2", "--islands", "2",
+                                "--members", "8", "--max-generations", "3", "--migration", "One2One",
+                                "--period", "1", "-q"]),
+        Case("jade-constrained", [m, "de", "--function", "G06", "--dims", "2", "--islands", "2",
+                                  "--members", "8", "--max-generations", "3", "--algorithm", "jade",
+                                  "--constraint-handling", "epsilon", "-q"]),
         # the migrants' export and import between devices
         Case("de-two-devices", de + ["--devices", "0,1", "--migration", "One2One", "--period", "1"],
              pocl=True),
@@ -163,7 +177,7 @@ def cases(metaopt, work):
                          "--test-threads", "1", "-q"])
         for t in ["rng_fill", "tabu_find_many", "bh_steps", "de_host_callback",
                   "hc12_host_callback", "functions_eval", "sat_mcsx", "qiga_repair_strings", "cec06_eval",
-                  "cec06_eval_tables"]
+                  "cec06_eval_tables", "constraints_eval_and_bh"]
     ]
 
 

@@ -352,11 +352,15 @@ impl DeviceDe {
             e0: 0.0,
             level: 0.0,
         });
-        let fpf = if self.cfg.fitness_double() { 8 } else { 4 };
+        let fd = self.cfg.fitness_double();
         let (lx, ly) = self.fitness_lens();
-        if self.fx.len() != lx * fpf {
-            self.fx = self.queue.buffer(lx * fpf, "Fx")?;
-            self.fy = self.queue.buffer(ly * fpf, "Fy")?;
+        if self.fx.len() != lx * if fd { 8 } else { 4 } {
+            // written whole as they are made (+inf): the Oclgrind check's uninitialised-value
+            // plugin gives a buffer made unwritten the shadow of a released one of its number
+            // (`put_func_data`), and these replace two
+            let inf = |n: usize| fp_bytes(&vec![f64::INFINITY; n], fd);
+            self.fx = self.queue.buffer_from(&inf(lx), "Fx")?;
+            self.fy = self.queue.buffer_from(&inf(ly), "Fy")?;
         }
         Ok(())
     }

@@ -69,6 +69,41 @@ fn bh_steps() {
     assert_eq!(anchors(Backend::DEVICE), anchors(Backend::Cpu));
 }
 
+/// `functions_constraints` (functions.cl) on a source's constraints, and `bh_steps` (bh.cl)
+/// with them (constraints.cl's comparisons and violation).
+#[test]
+#[ignore = "tiny cases for scripts/oclgrind-check.py"]
+fn constraints_eval_and_bh() {
+    let src = Objective::source(
+        "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)\n\
+         { return x[0] * x[0] + x[stride] * x[stride]; }\n\
+         void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)\n\
+         { c[0] = (FP)1 - x[0] - x[stride]; c[1] = x[0] - x[stride]; }\n",
+        Vec::new(),
+    );
+    let c = metaopt::objective::constraint_values(&src, &[0.25, 0.5, 1.0, 1.0], 2, 2, true, None)
+        .unwrap();
+    assert_eq!(c, vec![0.25, -0.25, -1.0, 0.0]);
+    let cons = metaopt::de::Constraints::compiled(1, 1);
+    let p = BhParams {
+        chains: 2,
+        seed: 5,
+        ..BhParams::default()
+    };
+    let mut bh = BasinHopping::with_constraints(
+        &src,
+        Some(&cons),
+        &[-2.0; 2],
+        &[2.0; 2],
+        &p,
+        Backend::DEVICE,
+    )
+    .unwrap();
+    bh.start(&[-1.0, 1.5], None).unwrap();
+    bh.run(3).unwrap();
+    assert_eq!(bh.evaluations(), 1 + 3 * 2);
+}
+
 /// `de_select` (de.cl): island DE whose values come from a host callback; and `de_moments`.
 #[test]
 #[ignore = "tiny cases for scripts/oclgrind-check.py"]
