@@ -355,3 +355,56 @@ fn adaptive_variants_take_constraints() {
         }
     }
 }
+
+/// A constrained run saved after 20 generations and loaded into a solver made alike continues
+/// as the run that never stopped (values, violations and the epsilon level), on the device and
+/// the CPU backend; an unconstrained solver refuses the state.
+#[test]
+fn a_constrained_state_resumes_as_the_uninterrupted_run() {
+    let (obj, bounds, mut c) = constraints::cec2006("G06").unwrap();
+    c.handling = Handling::Epsilon {
+        theta: 0.2,
+        tc: 30,
+        cp: 2.0,
+    };
+    for backend in [Backend::DEVICE, Backend::Cpu] {
+        let make = |with: bool| {
+            let mut de = constrained_solver(&bounds, 2, 12, backend, 7);
+            if with {
+                de.set_constraints(Some(c.clone())).unwrap();
+            }
+            de.init(
+                &obj,
+                Mutation::Rand1,
+                Migration::new(MigrationKind::One2One, 3),
+            )
+            .unwrap();
+            de
+        };
+        let mut whole = make(true);
+        for _ in 0..40 {
+            whole.iteration().unwrap();
+        }
+        let mut first = make(true);
+        for _ in 0..20 {
+            first.iteration().unwrap();
+        }
+        let bytes = first.save_state().unwrap();
+        let mut second = make(true);
+        second.load_state(&bytes).unwrap();
+        for _ in 0..20 {
+            second.iteration().unwrap();
+        }
+        assert_eq!(
+            whole.fitness().unwrap(),
+            second.fitness().unwrap(),
+            "{backend:?}"
+        );
+        assert_eq!(
+            whole.violations().unwrap(),
+            second.violations().unwrap(),
+            "{backend:?}"
+        );
+        assert!(make(false).load_state(&bytes).is_err(), "{backend:?}");
+    }
+}
