@@ -131,6 +131,25 @@ pub fn read_flag_text(flag: &str, path: &Path, max: u64) -> CliResult<String> {
         .map_err(|_| Failure(format!("{flag}: {} is not UTF-8 text", path.display())))
 }
 
+/// `--constraints NG,NH` of a source objective (`de`, `bh`): the counts of its inequalities and
+/// equalities.
+pub fn constraint_counts(spec: &str) -> CliResult<(u32, u32)> {
+    let bad = || {
+        Failure(format!(
+            "--constraints: `{spec}`; expected NG,NH (two counts)"
+        ))
+    };
+    let counts: Vec<u32> = spec
+        .split(',')
+        .map(|w| w.trim().parse::<u32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad())?;
+    match counts[..] {
+        [ng, nh] => Ok((ng, nh)),
+        _ => Err(bad()),
+    }
+}
+
 /// The objective of the continuous solvers (`hc12`, `de`): a catalogue function or a user
 /// OpenCL source with its `data` buffer, and the search interval.
 #[derive(Args)]

@@ -70,6 +70,17 @@ class CallbackState:
             raise e.with_traceback(e.__traceback__) from err
 
 
+def violation_state(fn):
+    """The ``CallbackState`` of a violation callable ``fn(X) -> V`` (constraints of DE and basin
+    hopping): a NaN violation is passed on as +inf, which the library compares as worst."""
+
+    def finite(X):
+        v = np.asarray(fn(X), dtype=np.float64)
+        return np.where(np.isnan(v), np.inf, v)
+
+    return CallbackState(finite, "violation")
+
+
 def make_objective(objective):
     """(``MetaoptObjective``, ``CallbackState`` or None, objects to keep alive during the call)."""
     o = _ffi.MetaoptObjective()

@@ -20,7 +20,7 @@ import numpy as np
 from . import _checks, _interrupt, _lib, _precision, _state
 from ._errors import MetaoptError, check, check_int, take_string
 from ._handle import Instance
-from ._objective import CallbackState, as_bytes, make_objective
+from ._objective import as_bytes, make_objective, violation_state
 from ._result import ArrayEq
 
 __all__ = ["BasinHopping", "BHResult", "solve"]
@@ -113,11 +113,7 @@ class BasinHopping(Instance):
         if constraints is not None:
             c = L.metaopt_default_constraints()
             if callable(constraints):
-                def finite(X, fn=constraints):
-                    v = np.asarray(fn(X), dtype=np.float64)
-                    return np.where(np.isnan(v), np.inf, v)
-
-                vstate = CallbackState(finite, "violation")
+                vstate = violation_state(constraints)
                 c.violation = vstate.c_callback
             elif isinstance(constraints, dict) and set(constraints) <= {"inequalities", "equalities", "eq_tol"}:
                 c.inequalities = _checks.integer("inequalities", constraints.get("inequalities", 0), 0, U32)

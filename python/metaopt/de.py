@@ -11,7 +11,7 @@ import numpy as np
 from . import _checks, _ffi, _interrupt, _lib, _precision, _state
 from ._errors import MetaoptError, check, check_int, take_string
 from ._handle import Instance
-from ._objective import CallbackState, as_bytes, make_objective
+from ._objective import as_bytes, make_objective, violation_state
 from ._result import ArrayEq
 
 # F_coefs_mode: the thesis's `const_min` and its short form `const`
@@ -350,11 +350,7 @@ class IslandDE(Instance):
                 raise ValueError("give a violation callable (for a Python objective) or the counts "
                                  "inequalities/equalities (for a metaopt.Source), not both")
 
-            def finite(X, fn=violation):
-                v = np.asarray(fn(X), dtype=np.float64)
-                return np.where(np.isnan(v), np.inf, v)
-
-            state = CallbackState(finite, "violation")
+            state = violation_state(violation)
             c.violation = state.c_callback
         c.inequalities = _checks.integer("inequalities", inequalities, 0, U32)
         c.equalities = _checks.integer("equalities", equalities, 0, U32)

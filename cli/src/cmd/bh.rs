@@ -217,19 +217,7 @@ pub fn run(a: &BhArgs) -> CliResult {
             )
         }
         Some(spec) => {
-            let bad = || {
-                Failure(format!(
-                    "--constraints: `{spec}`; expected NG,NH (two counts)"
-                ))
-            };
-            let counts: Vec<u32> = spec
-                .split(',')
-                .map(|w| w.trim().parse::<u32>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| bad())?;
-            let [ng, nh] = counts[..] else {
-                return Err(bad());
-            };
+            let (ng, nh) = crate::args::constraint_counts(spec)?;
             let mut c = metaopt::de::Constraints::compiled(ng, nh);
             if let Some(t) = a.eq_tol {
                 c.eq_tol = t;

@@ -262,14 +262,7 @@ fn constrained(a: &DeArgs) -> CliResult<Option<ConstrainedRun>> {
             if a.objective.source.is_none() {
                 return Err("--constraints: for a --source objective (a catalogue function has none; the CEC 2006 problems G01 .. G24 have their own)".into());
             }
-            let counts: Vec<u32> = spec
-                .split(',')
-                .map(|w| w.trim().parse::<u32>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| format!("--constraints: `{spec}`; expected NG,NH (two counts)"))?;
-            let [ng, nh] = counts[..] else {
-                return Err(format!("--constraints: `{spec}`; expected NG,NH (two counts)").into());
-            };
+            let (ng, nh) = crate::args::constraint_counts(spec)?;
             let (code, data) = a.objective.read_source()?;
             let (lo, hi) = a.objective.interval(None);
             let dims = a.dims.unwrap_or(1) as usize;

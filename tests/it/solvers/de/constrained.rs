@@ -53,6 +53,31 @@ fn run_cec(
     (r.value, r.violation, r.x)
 }
 
+/// `gens` generations of the device run `runs[0]` and the CPU run `runs[1]`: every value and
+/// violation agree within 1e-9 (relative) before each one.
+fn follow(runs: &mut [DeMultiPop], gens: u32, what: &str) {
+    let close = |u: f64, v: f64, s: f64| u == v || (u - v).abs() <= 1e-9 * u.abs().max(s);
+    for g in 0..gens {
+        let (a, b) = (runs[0].fitness().unwrap(), runs[1].fitness().unwrap());
+        let (va, vb) = (
+            runs[0].violations().unwrap().unwrap(),
+            runs[1].violations().unwrap().unwrap(),
+        );
+        for i in 0..a.len() {
+            assert!(
+                close(a[i], b[i], 1.0) && close(va[i], vb[i], 1e-9),
+                "{what} gen {g} value {i}: device ({}, {}), cpu ({}, {})",
+                a[i],
+                va[i],
+                b[i],
+                vb[i]
+            );
+        }
+        runs[0].iteration().unwrap();
+        runs[1].iteration().unwrap();
+    }
+}
+
 /// G06 (two variables, two nonlinear inequalities, optimum -6961.81387558015 on the boundary of
 /// both), G08 (maximisation, negated: -0.0958250414180359) and G11 (one equality: 0.7499) reach
 /// their best-known values feasibly on the device and the CPU backend: G06 under Deb's rules,
@@ -170,26 +195,7 @@ fn cpu_backend_follows_the_constrained_device_run() {
             .unwrap();
             runs.push(de);
         }
-        for g in 0..60 {
-            let (a, b) = (runs[0].fitness().unwrap(), runs[1].fitness().unwrap());
-            let (va, vb) = (
-                runs[0].violations().unwrap().unwrap(),
-                runs[1].violations().unwrap().unwrap(),
-            );
-            for i in 0..a.len() {
-                assert!(
-                    (a[i] - b[i]).abs() <= 1e-9 * a[i].abs().max(1.0)
-                        && (va[i] - vb[i]).abs() <= 1e-9 * va[i].abs().max(1e-9),
-                    "{handling:?} gen {g} value {i}: device ({}, {}), cpu ({}, {})",
-                    a[i],
-                    va[i],
-                    b[i],
-                    vb[i]
-                );
-            }
-            runs[0].iteration().unwrap();
-            runs[1].iteration().unwrap();
-        }
+        follow(&mut runs, 60, &format!("{handling:?}"));
     }
 }
 
@@ -308,27 +314,7 @@ fn adaptive_variants_take_constraints() {
             de.init(&obj, Mutation::Rand1, migration).unwrap();
             runs.push(de);
         }
-        for g in 0..40 {
-            let (a, b) = (runs[0].fitness().unwrap(), runs[1].fitness().unwrap());
-            let (va, vb) = (
-                runs[0].violations().unwrap().unwrap(),
-                runs[1].violations().unwrap().unwrap(),
-            );
-            for i in 0..a.len() {
-                let close =
-                    |u: f64, v: f64, s: f64| u == v || (u - v).abs() <= 1e-9 * u.abs().max(s);
-                assert!(
-                    close(a[i], b[i], 1.0) && close(va[i], vb[i], 1e-9),
-                    "{alg} gen {g} value {i}: device ({}, {}), cpu ({}, {})",
-                    a[i],
-                    va[i],
-                    b[i],
-                    vb[i]
-                );
-            }
-            runs[0].iteration().unwrap();
-            runs[1].iteration().unwrap();
-        }
+        follow(&mut runs, 40, &alg.to_string());
     }
     for (name, alg, best, tol) in [
         ("G06", Algorithm::LShade, -6961.81387558015, 1e-4),
