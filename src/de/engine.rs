@@ -380,7 +380,8 @@ impl DeMultiPop {
     /// the evaluation only the first ones, the rest keeping +inf (a run that follows ends at
     /// once, with the time limit, and reports the best of those evaluated; one that goes on
     /// replaces them with their first finite trials). When the limit passed before the
-    /// population was even made, the call is `Error::Interrupted` ("set-up") and the solver is
+    /// population was even made, the call is `Error::TimeLimit` ("set-up"; an
+    /// interrupt: `Error::Interrupted`) and the solver is
     /// left without an objective, as after a failed `init`.
     pub fn init_within(
         &mut self,
@@ -459,16 +460,10 @@ impl DeMultiPop {
             constraints: self.constraints.as_ref(),
         }) {
             Ok(Some(evaluated)) => Ok(evaluated),
-            Ok(None) => {
-                let why = if cut.as_ref().is_some_and(|c| c.watch.stopped()) {
-                    "the call was interrupted"
-                } else {
-                    "the time limit passed"
-                };
-                Err(Error::Interrupted(format!(
-                    "{why} during the set-up of island DE, before the initial population was made"
-                )))
-            }
+            Ok(None) => Err(Error::cut_short(
+                cut.as_ref().is_some_and(|c| c.watch.stopped()),
+                "the set-up of island DE, before the initial population was made",
+            )),
             Err(e) => Err(e),
         };
         let evaluated = match started {

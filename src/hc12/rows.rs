@@ -7,6 +7,7 @@
 use super::tabu::DeviceTabu;
 use crate::device::{cl_error, work_group_size, DeviceBuffer, Queue};
 use crate::error::{Error, Result};
+use crate::run::Pacer;
 use opencl3::event::Event;
 use opencl3::kernel::{ExecuteKernel, Kernel};
 use opencl3::program::Program;
@@ -39,19 +40,16 @@ pub struct RowSearch {
     /// Stands in for the tabu buffers while there is no list.
     no_tabu: DeviceBuffer<u32>,
     tabu: Option<DeviceTabu>,
-    /// The call's deadline: when set, a search comes in launches of `chunk_groups` groups, sized
-    /// to take about [`LAUNCH_SECONDS`], and one that reaches the deadline returns the best of
-    /// the rows evaluated so far (row 0, the current string, is always among them).
+    /// The call's deadline: when set, a search comes in launches of groups sized by the run
+    /// contract's pacer (a neighbourhood of 10^8 rows is minutes on a CPU device), and one that
+    /// reaches the deadline returns the best of the rows evaluated so far (row 0, the current
+    /// string, is always among them).
     deadline: Option<Instant>,
-    chunk_groups: usize,
+    pacer: Pacer,
 }
 
-/// The time one launch of a deadline-bound search aims at: the search returns within its
-/// deadline plus about this (a neighbourhood of 10^8 rows is minutes on a CPU device): the run
-/// contract's launch ([`crate::run::STEP_SECONDS`]).
-const LAUNCH_SECONDS: f64 = crate::run::STEP_SECONDS;
 /// Groups of the first launch of a deadline-bound search, which is timed to size the others.
-const FIRST_CHUNK_GROUPS: usize = 16;
+const FIRST_CHUNK_GROUPS: u64 = 16;
 
 impl RowSearch {
     /// `program` holds `cl/tabu.cl`, `cl/hc12.cl` and the kernel `eval_name`, built with
@@ -94,7 +92,7 @@ impl RowSearch {
             ft_size,
             tabu,
             deadline: None,
-            chunk_groups: FIRST_CHUNK_GROUPS,
+            pacer: Pacer::default(),
         })
     }
 
@@ -152,11 +150,17 @@ impl RowSearch {
         let asp = aspiration.is_some() as u32;
         let best_bits = aspiration.unwrap_or(0);
         let total = self.groups;
-        let first = if self.deadline.is_some() {
-            self.chunk_groups.clamp(1, total)
-        } else {
-            total
+        let left = |d: Instant| d.saturating_duration_since(Instant::now());
+        let first = match self.deadline {
+            Some(d) => {
+                self.pacer
+                    .size(FIRST_CHUNK_GROUPS, total as u64, Some(left(d))) as usize
+            }
+            None => total,
         };
+        // timed from before the first launch is enqueued: a device that runs it before the
+        // enqueue returns (a CPU device under load) must not look infinitely fast
+        let mut t = Instant::now();
         // SAFETY: the caller's contract for the leading arguments; the trailing ones are those
         // of `hc12_select`'s callers and of `hc12_argmin_groups` in type and order.
         let (eval, done) = unsafe {
@@ -177,18 +181,19 @@ impl RowSearch {
                 .enqueue_nd_range(q.cl())
                 .map_err(cl_error(self.eval_call))?;
             let (mut eval, mut done, mut last) = (eval, first, first);
-            let mut t = Instant::now();
             while done < total {
                 // the arguments stay set on the kernel: the next launches only move the offset
                 let Some(deadline) = self.deadline else { break };
                 q.finish()?;
-                let per_group = t.elapsed().as_secs_f64() / last as f64;
-                self.chunk_groups =
-                    ((LAUNCH_SECONDS / per_group.max(1e-9)) as usize).clamp(1, total);
+                self.pacer.record(last as u64, t.elapsed().as_secs_f64());
                 if Instant::now() >= deadline {
                     break;
                 }
-                last = self.chunk_groups.min(total - done);
+                last = self.pacer.size(
+                    FIRST_CHUNK_GROUPS,
+                    (total - done) as u64,
+                    Some(left(deadline)),
+                ) as usize;
                 t = Instant::now();
                 let (offset, size, local) = ([done * self.wg], [last * self.wg], [self.wg]);
                 eval = q

@@ -20,8 +20,8 @@ impl SatSolver {
     /// [`SatSolver::new`] under a cut: the clock (of the call that makes the solver and then
     /// solves, so the set-up counts in its limit) and the watch are asked between the set-up's
     /// phases and inside its long loops (a formula of 2^27 variables takes seconds to index and
-    /// upload). A cut that comes due is `Error::Interrupted` naming the set-up: there
-    /// is no assignment to report yet.
+    /// upload). A cut that comes due is `Error::TimeLimit` (an interrupt:
+    /// `Error::Interrupted`) naming the set-up: there is no assignment to report yet.
     pub fn new_within(
         cnf: Cnf,
         mask_order: u32,
@@ -32,14 +32,12 @@ impl SatSolver {
         let due = || cut.is_some_and(Cut::due);
         let check = |phase: &str| -> Result<()> {
             match cut {
-                Some(c) if c.due() => {
-                    let why = if c.watch.stopped() {
-                        "the call was interrupted"
-                    } else {
-                        "the time limit passed"
-                    };
-                    Err(Error::Interrupted(format!("{why} during the set-up of the SAT local search ({phase}), before any assignment was evaluated")))
-                }
+                Some(c) if c.due() => Err(Error::cut_short(
+                    c.watch.stopped(),
+                    &format!(
+                        "the set-up of the SAT local search ({phase}), before any assignment was evaluated"
+                    ),
+                )),
                 _ => Ok(()),
             }
         };
