@@ -388,6 +388,27 @@ __kernel void de_eval_select(__global const FP *Y, __global FPF *Fy, __global FP
 }
 #endif
 
+#if defined(MO_REPAIR) && DE_CONSTRAINED && !defined(DE_EXTERNAL_F)
+// The gradient-based repair of the trials of generation `gen` (constraints.cl mo_repair), made
+// in Y before they are evaluated: trial i = p Nm + m is repaired when the first word of
+// metaopt_rng4(seed, MO_REPAIR_STREAM, gen Np Nm + i) is below `pick` (the host draws the same
+// words to count the evaluations: src/de/constraints.rs `Repair`). S: MO_REPAIR_SCRATCH(nn)
+// values per trial.
+#define MO_REPAIR_STREAM 8u
+__kernel void de_repair(__global FP *Y, __global const FP *lo, __global const FP *hi,
+                        __global const uchar *kinds, __global const void *data, __global FP *S,
+                        uint np, uint nm, uint nn, ulong gen, ulong seed, ulong pick, uint rounds)
+{
+    size_t i = get_global_id(0);
+    if (i >= (size_t)np * nm) return;
+    uint4 w = metaopt_rng4(seed, MO_REPAIR_STREAM, gen * np * nm + i);
+    if ((ulong)w.x >= pick) return;
+    uint m = i % nm, p = i / nm;
+    mo_repair(Y + (size_t)p * nm + m, nn, np * nm, data, lo, hi, kinds, S + i * MO_REPAIR_SCRATCH(nn),
+              rounds);
+}
+#endif
+
 // Selection with the values the host put in Fy (host callback objectives).
 __kernel void de_select(__global const FP *Y, __global const FPF *Fy, __global FP *X, __global FPF *Fx,
                         uint np, uint nm, uint nn)

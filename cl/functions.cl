@@ -792,6 +792,20 @@ __kernel void functions_constraints(__global const FP *X, uint dims, uint count,
 }
 #endif
 
+// The gradient-based repair (constraints.cl mo_repair) of `count` points in the same layout,
+// in place: what the CPU backend of a constrained DE applies to its picked trials. S:
+// MO_REPAIR_SCRATCH(dims) values per point.
+#if defined(MO_EVAL_KERNEL) && defined(MO_NC) && defined(MO_REPAIR)
+__kernel void functions_repair(__global FP *X, uint dims, uint count, __global const void *data,
+                               __global const FP *lo, __global const FP *hi, __global const uchar *kinds,
+                               __global FP *S, uint rounds)
+{
+    uint i = get_global_id(0);
+    if (i >= count) return;
+    mo_repair(X + i, dims, count, data, lo, hi, kinds, S + (size_t)i * MO_REPAIR_SCRATCH(dims), rounds);
+}
+#endif
+
 // Evaluates catalogue function number `which` (MO_CATALOGUE) in the same layout: one program
 // serves the whole catalogue (accuracy tables, tests).
 #ifdef MO_EVAL_ALL

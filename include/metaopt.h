@@ -1275,6 +1275,15 @@ typedef struct MetaoptConstraints {
   double epsilon_theta;
   uint64_t epsilon_tc;
   double epsilon_cp;
+  /**
+   * The gradient-based repair of epsilon-DE (a source objective's constraints and the fixed
+   * DE only): each trial is picked with probability `repair_probability` (0: no repair; the
+   * published setting is 0.01) and, when infeasible, moved by at most `repair_rounds` Newton
+   * steps on its violated constraints before it is evaluated. A picked trial counts
+   * `1 + repair_rounds (continuous variables + 1)` evaluations.
+   */
+  double repair_probability;
+  uint32_t repair_rounds;
 } MetaoptConstraints;
 
 /**
@@ -3910,8 +3919,8 @@ struct MetaoptCec2006EvaluateResult metaopt_cec2006_evaluate(const char *problem
 void metaopt_cec2006_free_evaluate_result(struct MetaoptCec2006EvaluateResult *r);
 
 /**
- * No constraint counts, tolerance 1e-4, Deb's rules, and epsilon-DE's published settings
- * (theta 0.2, tc 1000, cp 5) for `handling` 1.
+ * No constraint counts, tolerance 1e-4, Deb's rules, epsilon-DE's published settings
+ * (theta 0.2, tc 1000, cp 5) for `handling` 1, and no repair (its rounds at the published 3).
  */
 struct MetaoptConstraints metaopt_default_constraints(void);
 

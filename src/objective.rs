@@ -355,6 +355,134 @@ pub fn constraint_values(
     )
 }
 
+/// What the gradient-based repair of a constrained DE's trials needs beside the points: the box
+/// and integer variables, the constraints' counts and equality tolerance, the rounds.
+pub struct RepairTask<'a> {
+    pub lo: &'a [f64],
+    pub hi: &'a [f64],
+    pub integral: &'a [bool],
+    pub inequalities: u32,
+    pub equalities: u32,
+    pub eq_tol: f64,
+    pub rounds: u32,
+}
+
+/// The points `points` (row by row, `task.lo.len()` values each) after the gradient-based
+/// repair of `cl/constraints.cl` (`mo_repair`) with `obj`'s `constraints`, run on the default
+/// device in `double` or single precision: what the CPU backend of a constrained DE applies to
+/// the trials it picks, as the device's `de_repair` does in place.
+pub fn repair_points(
+    obj: &Objective,
+    points: &[f64],
+    task: &RepairTask<'_>,
+    double: bool,
+) -> Result<Vec<f64>> {
+    let dims = task.lo.len();
+    let count = point_count(points, dims)?;
+    let nc = task.inequalities.saturating_add(task.equalities);
+    if let Objective::Callback(_) | Objective::Catalogue { .. } = obj {
+        return Err(Error::arg(
+            "repair",
+            "only an OpenCL source objective computes constraint values",
+        ));
+    }
+    if nc == 0 || nc > MAX_CONSTRAINTS {
+        return Err(Error::arg(
+            "repair",
+            format!("{nc} constraint values per point; expected 1 to {MAX_CONSTRAINTS}"),
+        ));
+    }
+    if task.hi.len() != dims || task.integral.len() != dims {
+        return Err(Error::arg(
+            "repair",
+            format!(
+                "{} lower limits, {} upper and {} integer flags; expected one each per variable",
+                dims,
+                task.hi.len(),
+                task.integral.len()
+            ),
+        ));
+    }
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let spec = obj
+        .add_to(ProgramSpec::files(&["common.cl"]), double)?
+        .define("MO_EVAL_KERNEL", 1)
+        .define("MO_NC", nc)
+        .define("MO_NG", task.inequalities)
+        .define("MO_EQ_TOL", format!("{:e}", task.eq_tol))
+        .define("MO_REPAIR", 1)
+        .file("constraints.cl")
+        .file("functions.cl");
+    let ctx = context(None)?;
+    if double {
+        ctx.require_fp64()?;
+    }
+    let program = ctx.build(&spec)?;
+    let data = obj.data_bytes(dims, double)?;
+    let q = ctx.queue()?;
+    let mut cols = vec![0.0; points.len()];
+    for (i, row) in points.chunks_exact(dims).enumerate() {
+        for (j, &v) in row.iter().enumerate() {
+            cols[j * count + i] = v;
+        }
+    }
+    let nc = nc as usize;
+    let per = nc * dims + nc * nc + nc;
+    let size = if double { 8 } else { 4 };
+    let scratch = count
+        .checked_mul(per * size)
+        .ok_or_else(|| Error::arg("repair", "the repair's scratch does not fit"))?;
+    let kinds: Vec<u8> = task
+        .integral
+        .iter()
+        .map(|&i| if i { 0x80 } else { 0 })
+        .collect();
+    let x = q.buffer_from(&fp_bytes(&cols, double), "points")?;
+    let lo = q.buffer_from(&fp_bytes(task.lo, double), "limits")?;
+    let hi = q.buffer_from(&fp_bytes(task.hi, double), "limits")?;
+    let kinds = q.buffer_from(&kinds, "integral")?;
+    let s = q.buffer::<u8>(scratch, "repair scratch")?;
+    let data = q.buffer_from(
+        if data.is_empty() {
+            &[0u8; 8][..]
+        } else {
+            &data
+        },
+        "data",
+    )?;
+    let kernel = q.kernel(&program, "functions_repair")?;
+    let wg = work_group_size(&ctx, &kernel, ctx.tuning().objective_eval);
+    let (dims32, count32) = (dims as u32, count as u32);
+    // SAFETY: the arguments match `functions_repair`; the buffers outlive the blocking finish.
+    unsafe {
+        ExecuteKernel::new(&kernel)
+            .set_arg(x.cl())
+            .set_arg(&dims32)
+            .set_arg(&count32)
+            .set_arg(data.cl())
+            .set_arg(lo.cl())
+            .set_arg(hi.cl())
+            .set_arg(kinds.cl())
+            .set_arg(s.cl())
+            .set_arg(&task.rounds)
+            .set_global_work_size(count.div_ceil(wg) * wg)
+            .set_local_work_size(wg)
+            .enqueue_nd_range(q.cl())
+            .map_err(cl_error("clEnqueueNDRangeKernel(functions_repair)"))?;
+    }
+    q.finish()?;
+    let cols = fp_values(&x.to_vec(&q)?, double);
+    let mut out = vec![0.0; points.len()];
+    for (i, row) in out.chunks_exact_mut(dims).enumerate() {
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = cols[j * count + i];
+        }
+    }
+    Ok(out)
+}
+
 /// Values of catalogue function `name` at `count` points (row by row), through one program that
 /// holds the whole catalogue (`functions_eval_id`): what accuracy tables and tests use, so that
 /// the catalogue costs two builds (float, double) per device rather than two per function.

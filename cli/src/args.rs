@@ -17,6 +17,7 @@
 use crate::out::{flag_error, CliResult, Failure};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
+use metaopt::de::constraints::Repair;
 use metaopt::de::{BoundsCorrection, MigrationKind, Mutation};
 use metaopt::device::{set_device_number, Backend};
 use metaopt::hc12::tabu::TabuConfig;
@@ -147,6 +148,30 @@ pub fn constraint_counts(spec: &str) -> CliResult<(u32, u32)> {
     match counts[..] {
         [ng, nh] => Ok((ng, nh)),
         _ => Err(bad()),
+    }
+}
+
+/// The gradient-based repair of epsilon-DE (`de`, `bench constrained`): with constraints
+/// computed by a source's `constraints`, each trial is picked with probability P and, when
+/// infeasible, moved by at most R Newton steps on its violated constraints before it is
+/// evaluated (a picked trial counts 1 + R (continuous variables + 1) evaluations).
+#[derive(Args, Clone, Debug)]
+pub struct RepairArgs {
+    /// Probability of repairing a trial, in (0, 1] (epsilon-DE's is 0.01); none when absent
+    #[arg(long, value_name = "P")]
+    pub repair: Option<f64>,
+    /// --repair: Newton steps at most per repaired trial
+    #[arg(long, default_value_t = Repair::EPSILON_DE.rounds, value_name = "R", requires = "repair")]
+    pub repair_rounds: u32,
+}
+
+impl RepairArgs {
+    /// The repair asked for (checked with the constraints, naming `repair`).
+    pub fn repair(&self) -> Option<Repair> {
+        self.repair.map(|probability| Repair {
+            probability,
+            rounds: self.repair_rounds,
+        })
     }
 }
 

@@ -113,6 +113,81 @@ pub struct Constraints {
     /// For a host callback objective: each point's violation (the callback's output rows).
     pub violation: Option<HostCallback>,
     pub handling: Handling,
+    /// Epsilon-DE's gradient-based repair of infeasible trials (compiled constraints and the
+    /// fixed DE only; `None`: none).
+    pub repair: Option<Repair>,
+}
+
+/// The gradient-based mutation of epsilon-DE (Takahama and Sakai): each trial is picked with
+/// probability `probability` (drawn per generation and member from the mutation seed, stream
+/// [`Repair::STREAM`]) and, when infeasible, moved by at most `rounds` Newton steps on its
+/// violated constraints (`cl/constraints.cl` `mo_repair`: forward-difference Jacobian,
+/// least-norm step, kept in the box, integer variables fixed) before it is evaluated. A picked
+/// trial counts the most constraint evaluations its repair may make,
+/// `1 + rounds (continuous variables + 1)`, whether or not it needed them, so that a run's
+/// evaluation count and budget never fall short of the work done.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Repair {
+    pub probability: f64,
+    pub rounds: u32,
+}
+
+impl Repair {
+    /// Epsilon-DE's published settings: probability 0.01, 3 rounds.
+    pub const EPSILON_DE: Repair = Repair {
+        probability: 0.01,
+        rounds: 3,
+    };
+    /// The random stream of the picks (`cl/de.cl` `MO_REPAIR_STREAM`).
+    pub const STREAM: u32 = 8;
+
+    /// Errors naming `repair` for settings out of range.
+    pub fn check(&self) -> Result<()> {
+        if !(self.probability > 0.0 && self.probability <= 1.0) {
+            return Err(Error::arg(
+                "repair",
+                format!(
+                    "probability {}; expected a value in (0, 1]",
+                    self.probability
+                ),
+            ));
+        }
+        if !(1..=1000).contains(&self.rounds) {
+            return Err(Error::arg(
+                "repair",
+                format!("{} rounds; expected 1 to 1000", self.rounds),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The kernels' pick threshold: a word below it picks (2^32 picks every trial).
+    pub fn threshold(&self) -> u64 {
+        (self.probability * 4294967296.0).round() as u64
+    }
+
+    /// Whether trial `i` of `members` is repaired in generation `gen`.
+    pub fn picked(&self, seed: u64, gen: u64, members: u64, i: u64) -> bool {
+        let w = crate::rng::rng4(
+            seed,
+            Self::STREAM,
+            gen.wrapping_mul(members).wrapping_add(i),
+        );
+        (w[0] as u64) < self.threshold()
+    }
+
+    /// The trials of `members` repaired in generation `gen`.
+    pub fn picks(&self, seed: u64, gen: u64, members: u64) -> Vec<usize> {
+        (0..members)
+            .filter(|&i| self.picked(seed, gen, members, i))
+            .map(|i| i as usize)
+            .collect()
+    }
+
+    /// The constraint evaluations a picked trial counts with `continuous` non-integer variables.
+    pub fn per_pick(&self, continuous: u64) -> u64 {
+        1 + self.rounds as u64 * (continuous + 1)
+    }
 }
 
 pub use crate::objective::MAX_CONSTRAINTS;
@@ -127,6 +202,7 @@ impl Constraints {
             eq_tol: 1e-4,
             violation: None,
             handling: Handling::Deb,
+            repair: None,
         }
     }
 
@@ -138,6 +214,7 @@ impl Constraints {
             eq_tol: 1e-4,
             violation: Some(violation),
             handling: Handling::Deb,
+            repair: None,
         }
     }
 
@@ -149,6 +226,15 @@ impl Constraints {
     /// Errors naming `constraints` (or `eq_tol`) unless the settings are usable.
     pub fn check(&self) -> Result<()> {
         self.handling.check()?;
+        if let Some(r) = &self.repair {
+            r.check()?;
+            if self.violation.is_some() {
+                return Err(Error::arg(
+                    "repair",
+                    "the gradient-based repair needs the constraint values of a compiled `constraints`; a violation callback gives only violations",
+                ));
+            }
+        }
         if !(self.eq_tol.is_finite() && self.eq_tol >= 0.0) {
             return Err(Error::arg(
                 "eq_tol",
@@ -199,6 +285,12 @@ pub fn check_run(c: Option<&Constraints>, objective: &Objective, cfg: &Config) -
     };
     c.check()?;
     let alg = cfg.options.algorithm;
+    if c.repair.is_some() && alg != Algorithm::De {
+        return Err(Error::arg(
+            "repair",
+            format!("the {alg} algorithm does not take the gradient-based repair; use the fixed DE (de)"),
+        ));
+    }
     if alg == Algorithm::Jde100 {
         return Err(Error::arg(
             "constraints",
@@ -220,6 +312,17 @@ pub fn check_run(c: Option<&Constraints>, objective: &Objective, cfg: &Config) -
             format!("the catalogue function {name} has no constraints; give an OpenCL source defining `objective` and `constraints` (or a CEC 2006 problem)"),
         )),
     }
+}
+
+/// The constraint evaluations the repair of generation `gen`'s trials counts in a run of
+/// `cfg` with constraints `c` (0 without a repair): [`Repair::per_pick`] for each picked trial.
+pub fn repair_charge(c: Option<&Constraints>, cfg: &Config, gen: u64) -> u64 {
+    let Some(r) = c.and_then(|c| c.repair) else {
+        return 0;
+    };
+    let members = cfg.np as u64 * cfg.nm as u64;
+    let continuous = cfg.integral.iter().filter(|&&i| !i).count() as u64;
+    r.picks(cfg.options.mutation_seed, gen, members).len() as u64 * r.per_pick(continuous)
 }
 
 /// A constrained run's objective, box (one interval per variable) and constraints.

@@ -139,13 +139,7 @@ impl CpuDe {
             cb.call(rows, count, nn, &mut out)?;
             return Ok(out);
         }
-        let obj = match (self.eval.as_ref().expect("started"), &self.func_data) {
-            (Eval::Other(Objective::Source { code, .. }), Some(d)) => {
-                Objective::source(code.clone(), d.clone())
-            }
-            (Eval::Other(o), _) => o.clone(),
-            (Eval::Catalogue(_), _) => unreachable!("refused by check_run"),
-        };
+        let obj = self.compiled_objective();
         let nc = cons.count() as usize;
         let c = crate::objective::constraint_values(
             &obj,
@@ -156,6 +150,55 @@ impl CpuDe {
             None,
         )?;
         Ok(c.chunks_exact(nc).map(|c| cons.violation_of(c)).collect())
+    }
+
+    /// The gradient-based repair of generation `gen`'s picked trials (the device's `de_repair`
+    /// picks alike), through the objective's program on the evaluation device.
+    fn repair_trials(&mut self, gen: u64) -> Result<()> {
+        let Some(r) = self.cons.as_ref().and_then(|c| c.c.repair) else {
+            return Ok(());
+        };
+        let c = &self.cfg;
+        let nn = c.nn as usize;
+        let picks = r.picks(c.options.mutation_seed, gen, c.np as u64 * c.nm as u64);
+        if picks.is_empty() {
+            return Ok(());
+        }
+        let obj = self.compiled_objective();
+        let cons = &self.cons.as_ref().expect("constrained").c;
+        let rows: Vec<f64> = picks
+            .iter()
+            .flat_map(|&i| self.y[i * nn..(i + 1) * nn].iter().copied())
+            .collect();
+        let repaired = crate::objective::repair_points(
+            &obj,
+            &rows,
+            &crate::objective::RepairTask {
+                lo: &c.lo,
+                hi: &c.hi,
+                integral: &c.integral,
+                inequalities: cons.inequalities,
+                equalities: cons.equalities,
+                eq_tol: cons.eq_tol,
+                rounds: r.rounds,
+            },
+            c.options.double,
+        )?;
+        for (k, &i) in picks.iter().enumerate() {
+            self.y[i * nn..(i + 1) * nn].copy_from_slice(&repaired[k * nn..(k + 1) * nn]);
+        }
+        Ok(())
+    }
+
+    /// The compiled objective of a constrained run, with its data.
+    fn compiled_objective(&self) -> Objective {
+        match (self.eval.as_ref().expect("started"), &self.func_data) {
+            (Eval::Other(Objective::Source { code, .. }), Some(d)) => {
+                Objective::source(code.clone(), d.clone())
+            }
+            (Eval::Other(o), _) => o.clone(),
+            (Eval::Catalogue(_), _) => unreachable!("refused by check_run"),
+        }
     }
 
     fn values(&self, rows: &[f64]) -> Result<Vec<f64>> {
@@ -635,7 +678,12 @@ impl Engine for CpuDe {
         if made < count as u64 {
             return Ok(0);
         }
+        self.repair_trials(gen)?;
         self.evaluate(cut)
+    }
+
+    fn repair_charge(&self, gen: u64) -> u64 {
+        constraints::repair_charge(self.cons.as_ref().map(|c| &c.c), &self.cfg, gen)
     }
 
     fn fitness(&mut self) -> Result<Vec<f64>> {

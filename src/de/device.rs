@@ -39,6 +39,9 @@ struct Kernels {
     ade_eval: Option<Kernel>,
     ade_archive: Kernel,
     ade_select: Kernel,
+    /// The gradient-based repair of the trials (`de_repair`), with its scratch, when the run's
+    /// constraints ask for it.
+    repair: Option<(Kernel, DeviceBuffer<u8>)>,
 }
 
 /// The adaptive variants' state and buffers (`adapt.rs`): the archive and the plan of a
@@ -417,9 +420,14 @@ impl DeviceDe {
                 if external {
                     spec
                 } else {
-                    spec.define("MO_NC", c.c.count())
+                    let spec = spec
+                        .define("MO_NC", c.c.count())
                         .define("MO_NG", c.c.inequalities)
-                        .define("MO_EQ_TOL", format!("{:e}", c.c.eq_tol))
+                        .define("MO_EQ_TOL", format!("{:e}", c.c.eq_tol));
+                    match c.c.repair {
+                        Some(_) => spec.define("MO_REPAIR", 1),
+                        None => spec,
+                    }
                 }
             }
             None => spec,
@@ -647,6 +655,24 @@ impl DeviceDe {
             None => None,
         };
         let select = self.queue.kernel(&program, "de_select")?;
+        let repair = match self
+            .cons
+            .as_ref()
+            .filter(|c| c.c.repair.is_some() && !external)
+        {
+            Some(c) => {
+                let nc = c.c.count() as usize;
+                let per = nc * nn + nc * nc + nc;
+                let len = (self.cfg.np as usize * nm)
+                    .checked_mul(per * fp)
+                    .ok_or_else(|| Error::arg("repair", "the repair's scratch does not fit"))?;
+                Some((
+                    self.queue.kernel(&program, "de_repair")?,
+                    self.queue.buffer(len, "repair scratch")?,
+                ))
+            }
+            None => None,
+        };
         Ok(Kernels {
             init: self.queue.kernel(&program, "de_init")?,
             copy: self.queue.kernel(&program, "de_copy_x_y")?,
@@ -674,7 +700,48 @@ impl DeviceDe {
             },
             ade_archive: self.queue.kernel(&program, "ade_archive")?,
             ade_select: self.queue.kernel(&program, "ade_select")?,
+            repair,
         })
+    }
+
+    /// The gradient-based repair of generation `gen`'s trials in Y (`de_repair`), when the
+    /// run's constraints ask for it.
+    fn repair_trials(&mut self, gen: u64) -> Result<()> {
+        let Some(r) = self.cons.as_ref().and_then(|c| c.c.repair) else {
+            return Ok(());
+        };
+        let (np, nm, nn) = self.sizes();
+        let k = self.k()?;
+        let Some((kernel, scratch)) = &k.repair else {
+            return Ok(());
+        };
+        let (seed, pick, rounds) = (self.cfg.options.mutation_seed, r.threshold(), r.rounds);
+        let count = np as usize * nm as usize;
+        let wg = k.wg1;
+        let mut e = ExecuteKernel::new(kernel);
+        // SAFETY: arguments match `de_repair`; the buffers outlive the launch (fields).
+        unsafe {
+            e.set_arg(self.y.cl())
+                .set_arg(self.lo.cl())
+                .set_arg(self.hi.cl())
+                .set_arg(self.kinds.cl())
+                .set_arg(self.data()?.cl())
+                .set_arg(scratch.cl());
+            e.set_arg(&np)
+                .set_arg(&nm)
+                .set_arg(&nn)
+                .set_arg(&gen)
+                .set_arg(&seed)
+                .set_arg(&pick)
+                .set_arg(&rounds);
+        }
+        launch(
+            &self.queue,
+            &mut e,
+            &[count.div_ceil(wg) * wg],
+            Some(&[wg]),
+            "clEnqueueNDRangeKernel(de_repair)",
+        )
     }
 
     fn k(&self) -> Result<&Kernels> {
@@ -1660,6 +1727,7 @@ impl Engine for DeviceDe {
             // cut while making trials: X is untouched
             return Ok(0);
         }
+        self.repair_trials(gen)?;
         self.evaluate(cut)
     }
 
@@ -2005,6 +2073,10 @@ impl Engine for DeviceDe {
             .map_or(self.cfg.np as u64 * self.cfg.nm as u64, |s| {
                 s.adapt.per_generation()
             })
+    }
+
+    fn repair_charge(&self, gen: u64) -> u64 {
+        constraints::repair_charge(self.cons.as_ref().map(|c| &c.c), &self.cfg, gen)
     }
 
     fn per_generations(&self, count: u64) -> u64 {

@@ -173,6 +173,11 @@ pub trait Engine: Send {
     fn per_generations(&self, count: u64) -> u64 {
         count * self.per_generation()
     }
+    /// The constraint evaluations the gradient-based repair of generation `gen`'s trials counts
+    /// beside [`Engine::per_generation`] (`constraints::repair_charge`; 0 without a repair).
+    fn repair_charge(&self, _gen: u64) -> u64 {
+        0
+    }
     /// jDE100's counters of every population (`jde.rs`); empty for the other algorithms.
     fn jde_state(&mut self) -> Result<Vec<super::jde::JdeState>> {
         Ok(Vec::new())
@@ -530,7 +535,15 @@ impl DeMultiPop {
         let per_gen = self.engine.per_generation();
         let (from, done) = match self.partial.take() {
             Some((g, from)) if g == gen => (from, self.engine.resume_generation(gen, from, cut)?),
-            _ => (0, self.engine.generation(gen, cut)?),
+            _ => {
+                let done = self.engine.generation(gen, cut)?;
+                // the repair is made with the trials, before their evaluation: counted once the
+                // evaluation began (a generation cut before it is made afresh, repair included)
+                if done > 0 {
+                    self.evaluations += self.engine.repair_charge(gen);
+                }
+                (0, done)
+            }
         };
         self.evaluations += done - from;
         self.count_restarts()?;
@@ -718,7 +731,9 @@ impl DeMultiPop {
             // the evaluation budget is never passed: the run stops before a generation that
             // would pass it, so the driver is asked with what that generation would reach, less
             // one (the evaluations would then be at least the budget)
-            let next = (self.evaluations - e0 + per_gen).saturating_sub(1);
+            let next =
+                (self.evaluations - e0 + per_gen + self.engine.repair_charge(self.generation + 1))
+                    .saturating_sub(1);
             let wish = driver.check(done, next, best);
             // the target, the generations and the evaluations are alike on every process of a
             // run across processes (the bests are every island's), so each ends it alone

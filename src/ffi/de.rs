@@ -11,7 +11,7 @@ use super::{
     str_arg, CArray, MetaoptDoubleArrayResult, MetaoptInt32Result, MetaoptObjective,
     MetaoptObjectiveCallback, MetaoptStringResult,
 };
-use crate::de::constraints::{Constraints, Handling};
+use crate::de::constraints::{Constraints, Handling, Repair};
 use crate::de::{
     BoundsCorrection, DeMultiPop, DeOptions, DeParams, FMode, Migration, MigrationKind, Selection,
     StopReason,
@@ -270,10 +270,17 @@ pub struct MetaoptConstraints {
     pub epsilon_theta: f64,
     pub epsilon_tc: u64,
     pub epsilon_cp: f64,
+    /// The gradient-based repair of epsilon-DE (a source objective's constraints and the fixed
+    /// DE only): each trial is picked with probability `repair_probability` (0: no repair; the
+    /// published setting is 0.01) and, when infeasible, moved by at most `repair_rounds` Newton
+    /// steps on its violated constraints before it is evaluated. A picked trial counts
+    /// `1 + repair_rounds (continuous variables + 1)` evaluations.
+    pub repair_probability: f64,
+    pub repair_rounds: u32,
 }
 
-/// No constraint counts, tolerance 1e-4, Deb's rules, and epsilon-DE's published settings
-/// (theta 0.2, tc 1000, cp 5) for `handling` 1.
+/// No constraint counts, tolerance 1e-4, Deb's rules, epsilon-DE's published settings
+/// (theta 0.2, tc 1000, cp 5) for `handling` 1, and no repair (its rounds at the published 3).
 #[no_mangle]
 pub extern "C" fn metaopt_default_constraints() -> MetaoptConstraints {
     ffi_boundary!({
@@ -290,6 +297,8 @@ pub extern "C" fn metaopt_default_constraints() -> MetaoptConstraints {
             epsilon_theta: theta,
             epsilon_tc: tc,
             epsilon_cp: cp,
+            repair_probability: 0.0,
+            repair_rounds: Repair::EPSILON_DE.rounds,
         }
     })
 }
@@ -319,6 +328,13 @@ pub(crate) fn constraints_arg(c: &MetaoptConstraints) -> Result<Constraints> {
             .violation
             .map(|f| super::hc12::host_callback(f, c.user_data)),
         handling,
+        repair: match c.repair_probability {
+            0.0 => None,
+            p => Some(Repair {
+                probability: p,
+                rounds: c.repair_rounds,
+            }),
+        },
     })
 }
 

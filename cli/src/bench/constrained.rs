@@ -88,6 +88,8 @@ pub struct BenchConstrainedArgs {
     /// --handling epsilon: the exponent of the level's fall, (1 - t / tc)^cp
     #[arg(long, default_value_t = epsilon_default().2, value_name = "CP")]
     epsilon_cp: f64,
+    #[command(flatten)]
+    repair: crate::args::RepairArgs,
     /// Islands of one run
     #[arg(long, default_value_t = 4, value_name = "NP")]
     islands: u32,
@@ -338,6 +340,7 @@ fn one_run(
     let t = Instant::now();
     let (objective, bounds, mut c) = constraints::cec2006(p.name)?;
     c.handling = handling;
+    c.repair = a.repair.repair();
     let mut params = DeParams::new(
         a.islands,
         a.members,
