@@ -65,6 +65,7 @@ UNINIT_OFF = {
                       "first selection: as the released-buffer shadow put_func_data describes, past "
                       "the old length",
     "jade-constrained": "as de-constrained (the same re-made Fx and Fy)",
+    "de-repair": "as de-constrained (the same re-made Fx and Fy)",
 }
 # Cases run without OCLGRIND_DATA_RACES, and why (printed likewise).
 RACES_OFF = {
@@ -158,6 +159,10 @@ def cases(metaopt, work):
         Case("jade-constrained", [m, "de", "--function", "G06", "--dims", "2", "--islands", "2",
                                   "--members", "8", "--max-generations", "3", "--algorithm", "jade",
                                   "--constraint-handling", "epsilon", "-q"]),
+        # the gradient-based repair of every trial (de_repair) on G13's three equalities
+        Case("de-repair", [m, "de", "--function", "G13", "--dims", "5", "--islands", "1",
+                           "--members", "8", "--max-generations", "2", "--constraint-handling",
+                           "epsilon", "--repair", "1", "-q"]),
         # the migrants' export and import between devices
         Case("de-two-devices", de + ["--devices", "0,1", "--migration", "One2One", "--period", "1"],
              pocl=True),

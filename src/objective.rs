@@ -443,7 +443,12 @@ pub fn repair_points(
     let lo = q.buffer_from(&fp_bytes(task.lo, double), "limits")?;
     let hi = q.buffer_from(&fp_bytes(task.hi, double), "limits")?;
     let kinds = q.buffer_from(&kinds, "integral")?;
-    let s = q.buffer::<u8>(scratch, "repair scratch")?;
+    // written whole (zeros): a buffer released unwritten leaves the Oclgrind check's plugin a
+    // shadow that the next buffer of its number inherits
+    let s = q.buffer_from(
+        &crate::error::try_filled(scratch, 0u8, "repair")?,
+        "repair scratch",
+    )?;
     let data = q.buffer_from(
         if data.is_empty() {
             &[0u8; 8][..]

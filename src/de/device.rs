@@ -668,7 +668,11 @@ impl DeviceDe {
                     .ok_or_else(|| Error::arg("repair", "the repair's scratch does not fit"))?;
                 Some((
                     self.queue.kernel(&program, "de_repair")?,
-                    self.queue.buffer(len, "repair scratch")?,
+                    // written whole, as Fx and Fy (`fit_fitness`)
+                    self.queue.buffer_from(
+                        &crate::error::try_filled(len, 0u8, "repair")?,
+                        "repair scratch",
+                    )?,
                 ))
             }
             None => None,

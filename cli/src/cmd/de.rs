@@ -16,7 +16,7 @@ use crate::out::{stats, Stats};
 use crate::plot::{self, Panel, Series};
 use clap::Args;
 use indicatif::ProgressBar;
-use metaopt::de::constraints::{self, ConstrainedRun, Constraints, Handling};
+use metaopt::de::constraints::{self, ConstrainedRun, Constraints, Handling, Repair};
 use metaopt::de::{
     Algorithm, BoundsCorrection, DeMultiPop, DeOptions, DeParams, DeRunResult, FMode, Migration,
     MigrationKind, Record, Selection,
@@ -234,6 +234,8 @@ pub struct DeArgs {
     /// generation 1000 as (1 - t/1000)^5), or epsilon:THETA,TC,CP
     #[arg(long, value_name = "RULE", default_value = "deb")]
     constraint_handling: String,
+    #[command(flatten)]
+    repair: crate::args::RepairArgs,
 }
 
 /// The constrained run `a` asks for: the CEC 2006 problem named by `--function` (its objective,
@@ -273,14 +275,15 @@ fn constrained(a: &DeArgs) -> CliResult<Option<ConstrainedRun>> {
             ))
         }
         (None, None) => {
-            if a.eq_tol.is_some() || a.constraint_handling != "deb" {
-                return Err("--eq-tol and --constraint-handling: for a constrained run (--constraints, or a CEC 2006 problem as --function)".into());
+            if a.eq_tol.is_some() || a.constraint_handling != "deb" || a.repair.repair.is_some() {
+                return Err("--eq-tol, --constraint-handling and --repair: for a constrained run (--constraints, or a CEC 2006 problem as --function)".into());
             }
             None
         }
     };
     if let Some((_, _, c)) = c.as_mut() {
         c.handling = handling;
+        c.repair = a.repair.repair();
         if let Some(t) = a.eq_tol {
             c.eq_tol = t;
         }
@@ -406,6 +409,9 @@ struct ConstraintsJson {
     equalities: u32,
     eq_tol: f64,
     handling: Handling,
+    /// the gradient-based repair's probability and rounds, when asked for
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repair: Option<Repair>,
     violation: f64,
     feasible: bool,
 }
@@ -798,6 +804,7 @@ pub fn run(a: &DeArgs) -> CliResult {
                 equalities: c.equalities,
                 eq_tol: c.eq_tol,
                 handling: c.handling,
+                repair: c.repair,
                 violation: r.violation,
                 feasible: r.violation == 0.0,
             }),
@@ -824,6 +831,12 @@ pub fn run(a: &DeArgs) -> CliResult {
                     format!("epsilon level (theta {theta}, tc {tc}, cp {cp})"),
             }
         );
+        if let Some(r) = c.repair {
+            t += &format!(
+                "repair       gradient-based, probability {}, at most {} steps\n",
+                r.probability, r.rounds
+            );
+        }
     }
     t += &format!("device       {device}\n");
     if fitness_precision == precision {

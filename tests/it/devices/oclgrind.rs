@@ -69,7 +69,8 @@ fn bh_steps() {
     assert_eq!(anchors(Backend::DEVICE), anchors(Backend::Cpu));
 }
 
-/// `functions_constraints` (functions.cl) on a source's constraints, and `bh_steps` (bh.cl)
+/// `functions_constraints` (functions.cl) on a source's constraints, `functions_repair` (the
+/// gradient-based repair, which solves linear constraints in one step), and `bh_steps` (bh.cl)
 /// with them (constraints.cl's comparisons and violation).
 #[test]
 #[ignore = "tiny cases for scripts/oclgrind-check.py"]
@@ -102,6 +103,23 @@ fn constraints_eval_and_bh() {
     bh.start(&[-1.0, 1.5], None).unwrap();
     bh.run(3).unwrap();
     assert_eq!(bh.evaluations(), 1 + 3 * 2);
+    // g = 1 - x0 - x1 <= 0 violated and h = x0 - x1 = 0: one Newton step to (0.5, 0.5); the
+    // feasible second point stays. (Last: run before the basin hopping, the plugin gives the
+    // buffers that follow the repair's released ones their shadow, as `put_func_data` says.)
+    let task = metaopt::objective::RepairTask {
+        lo: &[-2.0; 2],
+        hi: &[2.0; 2],
+        integral: &[false; 2],
+        inequalities: 1,
+        equalities: 1,
+        eq_tol: 1e-9,
+        rounds: 2,
+    };
+    let r = metaopt::objective::repair_points(&src, &[0.25, 0.5, 1.0, 1.0], &task, true).unwrap();
+    assert!(
+        (r[0] - 0.5).abs() < 1e-6 && (r[1] - 0.5).abs() < 1e-6 && r[2..] == [1.0, 1.0],
+        "{r:?}"
+    );
 }
 
 /// `de_select` (de.cl): island DE whose values come from a host callback; and `de_moments`.

@@ -3,7 +3,7 @@
 //! CPU backend follows the device run in double; a host callback's violations; Deb's rules and
 //! the epsilon level; refusals.
 
-use metaopt::de::constraints::{self, Constraints, Handling};
+use metaopt::de::constraints::{self, Constraints, Handling, Repair};
 use metaopt::de::{
     Backend, BoundsCorrection, DeMultiPop, DeParams, Migration, MigrationKind, Mutation,
 };
@@ -393,4 +393,132 @@ fn a_constrained_state_resumes_as_the_uninterrupted_run() {
         );
         assert!(make(false).load_state(&bytes).is_err(), "{backend:?}");
     }
+}
+
+/// The gradient-based repair of epsilon-DE: a G17 run (six variables, four nonlinear
+/// equalities) under the epsilon level with one island of 40, the repair at epsilon-DE's
+/// settings, reaches the best-known value feasibly on the device and the CPU backend; the CPU
+/// backend follows the device's repaired run value for value; each generation counts its
+/// trials and, per picked trial, the repair's most evaluations, as the host draws the picks.
+#[test]
+fn the_gradient_repair_solves_g17_and_counts_its_evaluations() {
+    let (obj, bounds, mut c) = constraints::cec2006("G17").unwrap();
+    c.handling = Handling::EPSILON_DEFAULT;
+    c.repair = Some(Repair::EPSILON_DE);
+    let mut runs = Vec::new();
+    for backend in [Backend::DEVICE, Backend::Cpu] {
+        let mut de = constrained_solver(&bounds, 1, 40, backend, 1);
+        de.set_constraints(Some(c.clone())).unwrap();
+        de.init(
+            &obj,
+            Mutation::Rand1,
+            Migration::new(MigrationKind::None, 1),
+        )
+        .unwrap();
+        runs.push(de);
+    }
+    follow(&mut runs, 40, "G17 repaired");
+    // the count: 40 trials a generation and 1 + 3 (6 + 1) = 22 per pick; the picks of
+    // generations 1..=40 are the mutation seed's (2)
+    let r = Repair::EPSILON_DE;
+    let picks: usize = (1..=40).map(|g| r.picks(2, g, 40).len()).sum();
+    assert!(picks > 0, "40 generations of 40 trials at 0.01 picked none");
+    for de in &runs {
+        assert_eq!(de.evaluations(), 40 + 40 * 40 + picks as u64 * 22);
+    }
+    for backend in [Backend::DEVICE, Backend::Cpu] {
+        let mut de = constrained_solver(&bounds, 1, 40, backend, 1);
+        de.set_constraints(Some(c.clone())).unwrap();
+        de.init(
+            &obj,
+            Mutation::Rand1,
+            Migration::new(MigrationKind::None, 1),
+        )
+        .unwrap();
+        let best = 8853.5396748064;
+        let res = de
+            .run(&Stop {
+                evaluations: Some(150_000),
+                target: Some(best + 1e-4),
+                ..Stop::default()
+            })
+            .unwrap();
+        assert_eq!(res.violation, 0.0, "{backend:?}: {res:?}");
+        assert!(
+            res.value - best <= 1e-4,
+            "{backend:?}: {} (best known {best}) after {} evaluations",
+            res.value,
+            res.evaluations
+        );
+        assert!(res.evaluations <= 150_000);
+    }
+}
+
+/// Without the repair the same G17 run finds no feasible point in as many evaluations: the
+/// repair is what solves it (so the test above cannot pass without it).
+#[test]
+fn g17_without_the_repair_stays_infeasible() {
+    let (obj, bounds, mut c) = constraints::cec2006("G17").unwrap();
+    c.handling = Handling::EPSILON_DEFAULT;
+    let mut de = constrained_solver(&bounds, 1, 40, Backend::DEVICE, 1);
+    de.set_constraints(Some(c)).unwrap();
+    de.init(
+        &obj,
+        Mutation::Rand1,
+        Migration::new(MigrationKind::None, 1),
+    )
+    .unwrap();
+    let res = de
+        .run(&Stop {
+            evaluations: Some(150_000),
+            target: Some(8853.5396748064 + 1e-4),
+            ..Stop::default()
+        })
+        .unwrap();
+    assert!(
+        res.violation > 0.0 || res.value > 8853.5396748064 + 1e-4,
+        "{res:?}"
+    );
+}
+
+/// The repair's refusals name `repair`: a probability outside (0, 1], rounds outside 1..=1000,
+/// a violation callback (no constraint values), an adaptive algorithm.
+#[test]
+fn repair_refusals_name_their_argument() {
+    let (obj, bounds, c) = constraints::cec2006("G11").unwrap();
+    for (p, rounds) in [(0.0, 3), (1.5, 3), (f64::NAN, 3), (0.5, 0), (0.5, 1001)] {
+        let mut c = c.clone();
+        c.repair = Some(Repair {
+            probability: p,
+            rounds,
+        });
+        let mut de = constrained_solver(&bounds, 1, 8, Backend::Cpu, 1);
+        let e = de.set_constraints(Some(c)).unwrap_err().to_string();
+        assert!(e.contains("repair"), "{p} {rounds}: {e}");
+    }
+    let cb = metaopt::objective::HostCallback::new(|_x, _r, _d, out| {
+        out.fill(0.0);
+        Ok(())
+    });
+    let mut cc = Constraints::callback(cb);
+    cc.repair = Some(Repair::EPSILON_DE);
+    let mut de = constrained_solver(&bounds, 1, 8, Backend::Cpu, 1);
+    let e = de.set_constraints(Some(cc)).unwrap_err().to_string();
+    assert!(e.contains("repair") && e.contains("callback"), "{e}");
+    let mut p = DeParams::new(1, 8, 2, 0.0, 1.0, BoundsCorrection::Saturation);
+    p.limits = bounds.clone();
+    p.options.double = true;
+    p.options.algorithm = metaopt::de::Algorithm::Jade;
+    let mut de = DeMultiPop::new(&p, Backend::Cpu).unwrap();
+    let mut c = c.clone();
+    c.repair = Some(Repair::EPSILON_DE);
+    let r = de.set_constraints(Some(c)).and_then(|_| {
+        de.init(
+            &obj,
+            Mutation::Rand1,
+            Migration::new(MigrationKind::None, 1),
+        )
+    });
+    let e = r.unwrap_err().to_string();
+    assert!(e.contains("repair") && e.contains("jade"), "{e}");
 }
