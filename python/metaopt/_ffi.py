@@ -451,6 +451,8 @@ class MetaoptConstraints(Structure):
         ("epsilon_theta", c_double),
         ("epsilon_tc", c_uint64),
         ("epsilon_cp", c_double),
+        ("repair_probability", c_double),
+        ("repair_rounds", c_uint32),
     ]
 
 

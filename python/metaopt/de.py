@@ -328,7 +328,8 @@ class IslandDE(Instance):
             self._callback = state
             self.objective = objective
 
-    def set_constraints(self, violation=None, *, inequalities=0, equalities=0, eq_tol=1e-4, epsilon=None):
+    def set_constraints(self, violation=None, *, inequalities=0, equalities=0, eq_tol=1e-4, epsilon=None,
+                        repair=None):
         """The constraints of the runs from the next ``init`` on; ``set_constraints()`` clears them.
 
         For a Python callable objective: ``violation(X) -> V``, called beside it with the same
@@ -339,7 +340,12 @@ class IslandDE(Instance):
         is the sum of the violated values. Points are compared by Deb's feasibility rules, or
         with ``epsilon=True`` (epsilon-DE's settings) or ``epsilon=(theta, tc, cp)`` by the
         epsilon level of epsilon-DE. They need ``method`` ``"de"``, ``"jade"``, ``"shade"``, ``"lshade"`` or ``"jso"`` on one device or the CPU
-        backend."""
+        backend.
+
+        ``repair``: epsilon-DE's gradient-based repair of infeasible trials (a ``metaopt.Source``'s
+        constraints and ``method="de"`` only): ``True`` (probability 0.01, 3 Newton steps), a
+        probability, or ``(probability, rounds)``. A repaired trial counts
+        ``1 + rounds * (continuous variables + 1)`` evaluations."""
         L = _lib.lib()
         c = L.metaopt_default_constraints()
         state = None
@@ -362,8 +368,21 @@ class IslandDE(Instance):
                 c.epsilon_theta = _checks.real("epsilon theta", theta)
                 c.epsilon_tc = _checks.integer("epsilon tc", tc, 0, 2**64 - 1)
                 c.epsilon_cp = _checks.real("epsilon cp", cp)
+        if repair is not None and repair is not False:
+            if repair is True:
+                c.repair_probability = 0.01
+            elif isinstance(repair, tuple):
+                if len(repair) != 2:
+                    raise ValueError(f"repair must be True, a probability or (probability, rounds), got {repair!r}")
+                c.repair_probability = _checks.real("repair probability", repair[0])
+                c.repair_rounds = _checks.integer("repair rounds", repair[1], 0, U32)
+            else:
+                c.repair_probability = _checks.real("repair", repair)
+            if not c.repair_probability > 0:
+                raise ValueError(f"repair: probability {c.repair_probability}; expected a value in (0, 1]")
         with self._use("set_constraints") as h:
-            none = violation is None and not inequalities and not equalities and epsilon is None
+            none = (violation is None and not inequalities and not equalities and epsilon is None
+                    and repair is None)
             r = L.metaopt_de_set_constraints(h, None if none else ctypes.byref(c))
             check_int(r, "metaopt_de_set_constraints")
             # the library holds the violation callback until the next set_constraints: kept

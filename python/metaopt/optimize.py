@@ -43,7 +43,7 @@ _SCIPY_ONLY = {
                              "made from the previous one, as scipy's updating='deferred'"),
 }
 _DE_OPTIONS = ("islands", "members", "mutation", "migration", "period", "bounds_correction", "f_mode", "f_min",
-               "f_max", "cr", "shared_random", "target", "time_limit", "eq_tol", "epsilon")
+               "f_max", "cr", "shared_random", "target", "time_limit", "eq_tol", "epsilon", "repair")
 _HC12_OPTIONS = ("runs", "bits", "mask_order", "coding", "taboo", "tabu_length", "patience", "target", "time_limit")
 
 
@@ -295,7 +295,9 @@ def minimize(
         ``epsilon=True`` or ``(theta, tc, cp)``: the epsilon level of epsilon-DE). For a
         ``metaopt.Source`` give ``{"inequalities": ng, "equalities": nh}``: its OpenCL
         ``void constraints(x, dims, stride, data, FP *c)`` writes the ng values ``g <= 0``, then
-        the nh values ``|h| <= eq_tol`` (default 1e-4 there). ``res.constr_violation`` is the
+        the nh values ``|h| <= eq_tol`` (default 1e-4 there); option ``repair=True`` (or a
+        probability, or ``(probability, rounds)``) adds epsilon-DE's gradient-based repair of
+        infeasible trials (``method="de"``; see ``IslandDE.set_constraints``). ``res.constr_violation`` is the
         result's violation; an infeasible result has ``success`` False, as scipy's. No polish
         with constraints.
     workers, updating
@@ -602,6 +604,8 @@ def _minimize_bh(fun, bounds, x0, args, maxiter, seed, vectorized, device, preci
     cons = _constraints(constraints, fun, "de", _checks.box(bounds), _checks.flag("vectorized", vectorized), options)
     if cons is not None and cons.get("epsilon") is not None:
         raise ValueError("epsilon: basin hopping compares by Deb's feasibility rules")
+    if cons is not None and cons.get("repair") is not None:
+        raise ValueError("repair: the gradient-based repair is island DE's (method='de'), not basin hopping's")
 
     unknown = sorted(set(options) - set(_BH_OPTIONS))
     if unknown:
@@ -679,9 +683,10 @@ def _constraints(constraints, fun, method, b, vectorized, options):
     """minimize's ``constraints`` as the keywords of ``IslandDE.set_constraints``, or None."""
     eq_tol = options.pop("eq_tol", None)
     epsilon = options.pop("epsilon", None)
+    repair = options.pop("repair", None)
     if constraints is None or (isinstance(constraints, (list, tuple)) and len(constraints) == 0):
-        if eq_tol is not None or epsilon is not None:
-            raise ValueError("eq_tol and epsilon are options of constraints; none were given")
+        if eq_tol is not None or epsilon is not None or repair is not None:
+            raise ValueError("eq_tol, epsilon and repair are options of constraints; none were given")
         return None
     if method in ("hc12", "jde100"):
         raise ValueError(f"constraints need method='de', 'jade', 'shade', 'lshade' or 'jso', not method={method!r}")
@@ -691,7 +696,10 @@ def _constraints(constraints, fun, method, b, vectorized, options):
             raise ValueError("a metaopt.Source takes constraints={'inequalities': ng, 'equalities': nh}: "
                              "the counts of what its OpenCL constraints() writes")
         return dict(inequalities=constraints.get("inequalities", 0), equalities=constraints.get("equalities", 0),
-                    eq_tol=1e-4 if eq_tol is None else eq_tol, epsilon=epsilon)
+                    eq_tol=1e-4 if eq_tol is None else eq_tol, epsilon=epsilon, repair=repair)
+    if repair is not None:
+        raise ValueError("repair: the gradient-based repair needs a metaopt.Source's constraint values; "
+                         "a Python fun's constraints give only violations")
     if not callable(fun):
         raise ValueError(f"constraints need a Python fun or a metaopt.Source; the catalogue function {fun!r} has none")
     from ._constraints import violation_function

@@ -566,3 +566,37 @@ def test_basin_hopping_with_constraints_on_the_cpu_and_the_device():
                          basin_hopping=True, maxiter=5, epsilon=True)
     with pytest.raises(TypeError, match="violation"):
         metaopt.BasinHopping(lambda X: (X ** 2).sum(axis=1), [(-1, 1)] * 2, backend="cpu", constraints=[1, 2])
+
+
+CIRCLE_SOURCE = """
+FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)
+{ return x[0] + x[stride]; }
+void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)
+{ c[0] = x[0] * x[0] + x[stride] * x[stride] - (FP)2; }
+"""
+
+
+def test_the_gradient_repair_holds_a_thin_equality():
+    # min x0 + x1 on the circle x0^2 + x1^2 = 2 within 1e-8: (-1, -1), f = -2; a picked
+    # infeasible trial is moved onto the circle by Newton steps
+    src = metaopt.Source(CIRCLE_SOURCE)
+    for device in (None, "cpu"):
+        r = metaopt.minimize(src, [(-2, 2)] * 2, constraints={"equalities": 1}, eq_tol=1e-8, seed=4,
+                             maxiter=400, tol=0, device=device, epsilon=(0.2, 100, 5), repair=(0.2, 3))
+        assert r.constr_violation == 0 and r.fun == pytest.approx(-2.0, abs=1e-6), r
+        assert abs(r.x[0] ** 2 + r.x[1] ** 2 - 2) <= 1e-8
+
+
+def test_repair_refusals():
+    src = metaopt.Source(CIRCLE_SOURCE)
+    with pytest.raises(ValueError, match="repair"):
+        metaopt.minimize(lambda x: float(x @ x), [(-2, 2)] * 2, maxiter=5, device="cpu",
+                         constraints={"type": "eq", "fun": lambda x: x[0]}, repair=True)
+    with pytest.raises(ValueError, match="options of constraints"):
+        metaopt.minimize(src, [(-2, 2)] * 2, maxiter=5, repair=True)
+    de = metaopt.IslandDE(1, 8, 2, [(-2, 2)] * 2, backend="cpu", double=True)
+    for bad in (0, -0.5, (0.5, 1, 2)):
+        with pytest.raises(ValueError, match="repair"):
+            de.set_constraints(equalities=1, repair=bad)
+    with pytest.raises(metaopt.MetaoptError, match="repair"):
+        de.set_constraints(equalities=1, repair=1.5)

@@ -1288,15 +1288,21 @@ static void de_args(void) {
     {
         MetaoptConstraints dc = metaopt_default_constraints();
         I32("metaopt_de_set_constraints/no counts", metaopt_de_set_constraints(h, &dc), ERR);
-        MetaoptConstraints bc[6];
-        for (int i = 0; i < 6; i++) bc[i] = dc, bc[i].inequalities = 1;
+        MetaoptConstraints bc[11];
+        for (int i = 0; i < 11; i++) bc[i] = dc, bc[i].inequalities = 1;
         bc[0].eq_tol = NAN;
         bc[1].eq_tol = -1;
         bc[2].handling = 7;
         bc[3].handling = 1, bc[3].epsilon_theta = NAN;
         bc[4].handling = 1, bc[4].epsilon_tc = 0;
         bc[5].inequalities = UINT32_MAX, bc[5].equalities = UINT32_MAX;
-        for (int i = 0; i < 6; i++)
+        /* the gradient-based repair: a probability outside (0, 1], rounds outside 1..1000 */
+        bc[6].repair_probability = NAN;
+        bc[7].repair_probability = -0.5;
+        bc[8].repair_probability = INFINITY;
+        bc[9].repair_probability = 0.5, bc[9].repair_rounds = 0;
+        bc[10].repair_probability = 0.5, bc[10].repair_rounds = UINT32_MAX;
+        for (int i = 0; i < 11; i++)
             I32("metaopt_de_set_constraints/bad", metaopt_de_set_constraints(h, &bc[i]), ERR);
         dc.inequalities = 1;
         I32("metaopt_de_set_constraints/good", metaopt_de_set_constraints(h, &dc), 0);
