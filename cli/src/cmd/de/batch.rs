@@ -202,6 +202,7 @@ struct BatchJson<'a> {
 /// other ranks.
 fn gather_results(rk: &crate::mpi::Ranks, results: &[BatchResult]) -> Option<Vec<BatchResult>> {
     let values = rk.gather(&results.iter().map(|r| r.best_value).collect::<Vec<_>>());
+    let violations = rk.gather(&results.iter().map(|r| r.violation).collect::<Vec<_>>());
     let lens = rk.gather(
         &results
             .iter()
@@ -221,7 +222,8 @@ fn gather_results(rk: &crate::mpi::Ranks, results: &[BatchResult]) -> Option<Vec
             .map(|r| r.stop.map_or(0, |s| s.code() as u32))
             .collect::<Vec<_>>(),
     );
-    let (values, lens, best, gens, stops) = (values?, lens?, best?, gens?, stops?);
+    let (values, violations, lens, best, gens, stops) =
+        (values?, violations?, lens?, best?, gens?, stops?);
     let mut at = 0;
     Some(
         (0..values.len())
@@ -232,6 +234,7 @@ fn gather_results(rk: &crate::mpi::Ranks, results: &[BatchResult]) -> Option<Vec
                     best: best[at..at + n].to_vec(),
                     generations: gens[i],
                     stop: StopReason::from_code(stops[i] as i32),
+                    violation: violations[i],
                 };
                 at += n;
                 r
