@@ -213,7 +213,12 @@ impl BatchProblem {
         let Objective::Source { code, data } = objective else {
             unreachable!("a CEC 2006 problem is an OpenCL source")
         };
-        let mut p = BatchProblem::new(BatchFunction::source(code, data), bounds.len() as u32, 0.0, 1.0);
+        let mut p = BatchProblem::new(
+            BatchFunction::source(code, data),
+            bounds.len() as u32,
+            0.0,
+            1.0,
+        );
         p.lower = bounds.iter().map(|b| b.0).collect();
         p.upper = bounds.iter().map(|b| b.1).collect();
         p.constraints = Some(BatchConstraints {
@@ -1091,7 +1096,10 @@ fn dispatcher(probs: &[Prob], sources: &[std::sync::Arc<str>]) -> String {
         for n in SOURCE_NAMES {
             s += &format!("#define {n} deb_u{k}_{n}\n");
         }
-        s += &format!("{}\n#undef objective\n", crate::objective::source_text(code));
+        s += &format!(
+            "{}\n#undef objective\n",
+            crate::objective::source_text(code)
+        );
         for n in SOURCE_NAMES.iter().chain(&SOURCE_MACROS) {
             s += &format!("#undef {n}\n");
         }
@@ -1230,7 +1238,12 @@ impl DeviceBatch {
             // the kernels' kinds byte: the bound correction, with de.cl's DE_INTEGRAL for an
             // integer dimension
             kinds.extend((0..p.nn).map(|n| {
-                p.kind as u8 | if p.integral.get(n) == Some(&true) { INTEGRAL } else { 0 }
+                p.kind as u8
+                    | if p.integral.get(n) == Some(&true) {
+                        INTEGRAL
+                    } else {
+                        0
+                    }
             }));
             // each problem's data at an offset aligned for any type it may hold
             data.extend_from_slice(&p.data_bytes(double));

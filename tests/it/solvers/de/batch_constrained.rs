@@ -8,7 +8,7 @@ use crate::common::arg_error;
 
 use metaopt::de::{
     Algorithm, Backend, BatchConstraints, BatchDe, BatchFunction, BatchOptions, BatchProblem,
-    BatchResult, ConstraintHandling, Mutation, Placement,
+    BatchResult, BoundsCorrection, ConstraintHandling, Mutation, Placement,
 };
 use metaopt::run::Stop;
 use metaopt::{Precision, StopReason};
@@ -75,6 +75,11 @@ fn mixed() -> Vec<(BatchProblem, f64, f64)> {
         p.seed = seed;
         p.f = 0.7;
         p.cr = 0.9;
+        // G11's equality band passes through the corner (-1, 1), where saturation puts many
+        // trials: Deb's rules then hold the population there (f = 1); reflection does not
+        if name == "G11" {
+            p.bounds = BoundsCorrection::Mirror;
+        }
         v.push((p, best, 1e-4));
     }
     let mut l = linear();
@@ -83,6 +88,23 @@ fn mixed() -> Vec<(BatchProblem, f64, f64)> {
     l.seed = 14;
     v.push((l, 3.125, 1e-4));
     v
+}
+
+/// The results agree: generations, stops exactly, values, points and violations within 1e-9
+/// (relative; the CPU backend evaluates a source in a program of its own, where the compiler
+/// may contract its arithmetic otherwise, so the runs may differ in the last bits).
+fn assert_close(a: &[BatchResult], b: &[BatchResult], what: &str) {
+    let close = |u: f64, v: f64| u == v || (u - v).abs() <= 1e-9 * u.abs().max(1.0);
+    assert_eq!(a.len(), b.len());
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        let same = x.generations == y.generations
+            && x.stop == y.stop
+            && close(x.best_value, y.best_value)
+            && close(x.violation, y.violation)
+            && x.best.len() == y.best.len()
+            && x.best.iter().zip(&y.best).all(|(u, v)| close(*u, *v));
+        assert!(same, "{what} problem {i}: {x:?} vs {y:?}");
+    }
 }
 
 fn run(problems: Vec<BatchProblem>, backend: Backend, o: BatchOptions) -> Vec<BatchResult> {
@@ -138,8 +160,8 @@ fn batched_constrained_problems_reach_their_optima() {
     }
 }
 
-/// In double the device (both placements) makes the CPU backend's run of OpenCL sources value
-/// for value: both evaluate the sources and their constraints on the device.
+/// In double the device (both placements) makes the CPU backend's run of OpenCL sources (both
+/// evaluate the sources and their constraints on the OpenCL device), to the last bits.
 #[test]
 fn batched_constrained_device_equals_cpu() {
     let mut given: Vec<BatchProblem> = mixed().into_iter().skip(1).map(|p| p.0).collect();
@@ -152,14 +174,13 @@ fn batched_constrained_device_equals_cpu() {
         }
     }
     let cpu = run(given.clone(), Backend::Cpu, opts(9, Placement::Auto));
-    assert!(cpu.iter().any(|r| r.violation > 0.0) || cpu.iter().all(|r| r.violation == 0.0));
     for placement in [Placement::Local, Placement::Global] {
         let de = BatchDe::new(given.clone(), Backend::DEVICE, opts(9, placement)).unwrap();
         assert_eq!(de.uses_local_memory(), Some(placement == Placement::Local));
         assert_eq!(de.trials_in_local_memory(), Some(false));
         let mut de = de;
         let dev = de.run(&Stop::default()).unwrap();
-        assert_eq!(dev, cpu, "{placement:?}");
+        assert_close(&dev, &cpu, &format!("{placement:?}"));
     }
     assert_eq!(cpu[1].stop, Some(StopReason::Target));
     assert!(cpu[1].best_value <= -0.09 && cpu[1].violation == 0.0);
@@ -182,11 +203,8 @@ fn batched_infeasible_best_is_the_least_violation() {
     // no point of [-100, -90]^3 meets x0 + x1 + x2 >= 3
     assert!(cpu[1].violation > 250.0, "{:?}", cpu[1]);
     for placement in [Placement::Local, Placement::Global] {
-        assert_eq!(
-            run(given.clone(), Backend::DEVICE, opts(1, placement)),
-            cpu,
-            "{placement:?}"
-        );
+        let dev = run(given.clone(), Backend::DEVICE, opts(1, placement));
+        assert_close(&dev, &cpu, &format!("{placement:?}"));
     }
 }
 
@@ -231,7 +249,10 @@ fn integer_batch_problems_return_integral_optima() {
     ] {
         for r in &results[..3] {
             assert_eq!(r.best, vec![2.0; 5], "{backend:?}: {r:?}");
-            assert!((r.best_value - 5.0 * 0.16).abs() < 1e-12, "{backend:?}: {r:?}");
+            assert!(
+                (r.best_value - 5.0 * 0.16).abs() < 1e-12,
+                "{backend:?}: {r:?}"
+            );
         }
         let m = &results[3];
         assert_eq!(m.best[1], 0.0, "{backend:?}: {m:?}");
@@ -244,8 +265,8 @@ fn integer_batch_problems_return_integral_optima() {
     }
     // sources: the device makes the CPU backend's run
     let dev = run(given.clone(), Backend::DEVICE, opts(20, Placement::Global));
-    assert_eq!(dev[..3], cpu[..3]);
-    assert_eq!(dev[4], cpu[4]);
+    assert_close(&dev[..3], &cpu[..3], "integer");
+    assert_close(&dev[4..], &cpu[4..], "integer, constrained");
 }
 
 /// A run stopped after two launches, saved and loaded into a new batch, ends as the
