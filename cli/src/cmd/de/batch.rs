@@ -177,6 +177,8 @@ struct Row<'a> {
     seed: u64,
     best_value: f64,
     best: &'a [f64],
+    /// The best point's violation (0: feasible, and for an unconstrained problem)
+    violation: f64,
     generations: u64,
     evaluations: u64,
     stopped_by: &'static str,
@@ -414,6 +416,7 @@ pub fn run(a: &DeArgs) -> CliResult {
                 seed: p.seed,
                 best_value: r.best_value,
                 best: &r.best,
+                violation: r.violation,
                 generations: r.generations,
                 evaluations: if r.best.is_empty() {
                     0
@@ -498,7 +501,7 @@ pub fn run(a: &DeArgs) -> CliResult {
     );
     for r in &rows {
         t += &format!(
-            "{:>7}  {:<12} {:>5} {:>7} {:<22} {:>24} {:>11}  {}\n",
+            "{:>7}  {:<12} {:>5} {:>7} {:<22} {:>24} {:>11}  {}{}\n",
             r.problem,
             r.function,
             r.dims,
@@ -506,7 +509,13 @@ pub fn run(a: &DeArgs) -> CliResult {
             r.mutation,
             out::value(r.best_value, single),
             r.generations,
-            r.stopped_by
+            r.stopped_by,
+            // an infeasible best says so
+            if r.violation != 0.0 {
+                format!(", violation {}", out::float(r.violation))
+            } else {
+                String::new()
+            }
         );
     }
     if let Some(p) = &a.results {
