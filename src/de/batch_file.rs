@@ -151,7 +151,10 @@ pub fn parse_batch_file(
             let at = |msg: String| Error::parse(path, 0, format!("problem {i}: {msg}"));
             let mut cec = None;
             let (function, name, domain) = match (s.function, s.source) {
-                (Some(f), None) if functions::lookup(&f).is_err() && crate::problem::cec2006::info(&f).is_ok() => {
+                (Some(f), None)
+                    if functions::lookup(&f).is_err()
+                        && crate::problem::cec2006::info(&f).is_ok() =>
+                {
                     let p = BatchProblem::cec2006(&f).map_err(|e| at(e.to_string()))?;
                     if p.dims != s.dims {
                         return Err(at(format!("dims {}: {f} has {} variables", s.dims, p.dims)));
