@@ -28,6 +28,15 @@
 // FP, FP_DOUBLE, FPF (the fitness type, de.cl; the batch leaves it FP), DEB_LOCAL (0 or 1), DEB_TRIAL_LOCAL (0 or 1: the trials in
 // local memory, catalogue objectives only, with MO_XS __local), DEB_BATCH or DEB_ISLANDS, and with
 // DEB_ISLANDS and DEB_TRIAL_LOCAL, DEB_OBJECTIVE (the catalogue function, mo_<name>).
+//
+// DEB_CONSTRAINED (0 or 1; DEB_BATCH only, never with DEB_TRIAL_LOCAL): a batch with constrained
+// problems (docs/specs/DE.md, Constraints; Batched). Every value of Fx and Fy has its violation
+// in the second half of its buffer (problem b's at meta64 DEB_VOFF; with DEB_LOCAL the
+// population's violations follow its values in lfx), from the generated dispatcher
+// `deb_violation(cset, x, dims, stride, data)` (constraints.cl's mo_violation per constraint set;
+// set 0, an unconstrained problem, gives 0), and the fixed DE compares by Deb's feasibility rules
+// (constraints.cl's mo_better and de.cl's de_replaces at level 0): the selection, the best member
+// and the target, which a feasible value only reaches. The reduction's rv holds 2 wg values then.
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -36,6 +45,12 @@
 #endif
 #ifndef DEB_ADE
 #define DEB_ADE 0
+#endif
+#ifndef DEB_CONSTRAINED
+#define DEB_CONSTRAINED 0
+#endif
+#if DEB_CONSTRAINED && DEB_TRIAL_LOCAL
+#error "DEB_CONSTRAINED: the constraints read the trials in global memory (no DEB_TRIAL_LOCAL)"
 #endif
 
 #define DEB_NEW 0u
@@ -54,8 +69,9 @@
 #define DEB_JSMALL 6
 #define DEB_AH 7
 #define DEB_ACAP 8
+#define DEB_CSET 9
 #define DEB_JDE100 5
-#define DEB_M64 12
+#define DEB_M64 13
 #define DEB_XOFF 0
 #define DEB_FOFF 1
 #define DEB_DOFF 2
@@ -68,6 +84,7 @@
 #define DEB_AMOFF 9
 #define DEB_AAOFF 10
 #define DEB_ABUDGET 11
+#define DEB_VOFF 12
 // fpar (FP) per problem: F, the target, then the adaptive variants' p, archive rate and c
 #define DEB_FP 5
 
@@ -150,6 +167,57 @@ inline uint deb_best(DEB_SPACE const FPF *fx, uint np, uint lid, uint wg, __loca
     *value = rv[0];
     return ri[0];
 }
+
+#if DEB_CONSTRAINED
+// deb_best by Deb's feasibility rules (mo_better at level 0) over the values fx and their
+// violations vx, ties (neither better) to the lowest index; the best's violation in *viol. rw
+// holds the reduction's violations beside rv's values.
+inline uint deb_best_c(DEB_SPACE const FPF *fx, DEB_SPACE const FPF *vx, uint np, uint lid, uint wg, __local FPF *rv,
+                       __local FPF *rw, __local uint *ri, FPF *value, FPF *viol)
+{
+    FPF bv = INFINITY, bw = INFINITY;
+    uint bi = 0xffffffffu;
+    for (uint m = lid; m < np; m += wg) {
+        FPF v = fx[m], w = vx[m];
+        int better = mo_better(v, w, bv, bw, (FPF)0) || (!mo_better(bv, bw, v, w, (FPF)0) && m < bi);
+        bv = better ? v : bv;
+        bw = better ? w : bw;
+        bi = better ? m : bi;
+    }
+    rv[lid] = bv;
+    rw[lid] = bw;
+    ri[lid] = bi;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = wg / 2; s > 0; s /= 2) {
+        if (lid < s) {
+            FPF v = rv[lid + s], w = rw[lid + s];
+            uint i = ri[lid + s];
+            int better = mo_better(v, w, rv[lid], rw[lid], (FPF)0) ||
+                         (!mo_better(rv[lid], rw[lid], v, w, (FPF)0) && i < ri[lid]);
+            rv[lid] = better ? v : rv[lid];
+            rw[lid] = better ? w : rw[lid];
+            ri[lid] = better ? i : ri[lid];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    *value = rv[0];
+    *viol = rw[0];
+    return ri[0];
+}
+
+// A trial's violation as the comparisons take it: NaN and +inf are +inf (as de_select_one).
+inline FPF deb_sane(FPF v)
+{
+    return v < (FPF)INFINITY ? v : (FPF)INFINITY;
+}
+#define DEB_VIOLATION(cset, x, nn, stride, data) deb_sane((FPF)deb_violation(cset, x, nn, stride, data))
+// Whether trial (f, v) replaces target (g, w): de_replaces at level 0 (Deb's rules; ties replace)
+#define DEB_TAKES(f, v, g, w) de_replaces(f, v, g, w, (FPF)0)
+#define DEB_FEASIBLE(v) ((v) == (FPF)0)
+#else
+#define DEB_TAKES(f, v, g, w) DE_REPLACES(f, g)
+#define DEB_FEASIBLE(v) 1
+#endif
 
 // Whether the mutation reads the best member (then the best is found every generation; else once
 // at the end of a launch, the target being watched by the flag of `deb_generations`).
@@ -280,7 +348,11 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
                                      DEB_YSPACE FP *gy, DEB_YSPACE FPF *gfy, __global const FP *lo,
                                      __global const FP *hi, __global const uchar *kinds, __global const uchar *data,
                                      uint k_gens, uint lid, uint wg, __local FPF *rv, __local uint *ri,
-                                     volatile __local uint *hit, ulong *gen, uint *status, uint *best)
+                                     volatile __local uint *hit, ulong *gen, uint *status, uint *best
+#if DEB_CONSTRAINED
+                                     , DEB_SPACE FPF *vxs, __global FPF *gvy, uint cset
+#endif
+                                     )
 {
     uint nn = q.nn, np = q.np;
     int need_best = deb_needs_best(q.mutation);
@@ -292,12 +364,19 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
         uint b = *best;
         for (uint m = lid; m < np; m += wg) {
             FPF fy = deb_trial(q, g, m, b, xs, gy, gfy, lo, hi, kinds, data);
+#if DEB_CONSTRAINED
+            FPF vy = DEB_VIOLATION(cset, gy + m, nn, (uint)q.yn, data);
+            gvy[m] = vy;
+#endif
 #if DEB_LOCAL
             // the selection at once: the next population goes beside this one, which no other
             // work-item reads from where this one writes
-            int take = DE_REPLACES(fy, fxs[m]);
+            int take = DEB_TAKES(fy, vy, fxs[m], vxs[m]);
             fxs[m] = take ? fy : fxs[m];
-            if (take && q.has_target && fy <= q.target) *hit = (uint)g;
+#if DEB_CONSTRAINED
+            vxs[m] = take ? vy : vxs[m];
+#endif
+            if (take && q.has_target && DEB_FEASIBLE(vy) && fy <= q.target) *hit = (uint)g;
             for (uint n = 0; n < nn; ++n) {
                 uint i = DEB_XI(n, m, q.sn, q.sm);
                 xs2[i] = take ? gy[DEB_YI(n, m, q.yn)] : xs[i];
@@ -317,9 +396,15 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
             int in = m < np;
             uint mm = in ? m : 0u;
             FPF fy = gfy[mm];
-            int take = in && DE_REPLACES(fy, fxs[mm]);
+#if DEB_CONSTRAINED
+            FPF vy = gvy[mm];
+#endif
+            int take = in && DEB_TAKES(fy, vy, fxs[mm], vxs[mm]);
             if (in) fxs[mm] = take ? fy : fxs[mm];
-            if (take && q.has_target && fy <= q.target) *hit = (uint)g;
+#if DEB_CONSTRAINED
+            if (in) vxs[mm] = take ? vy : vxs[mm];
+#endif
+            if (take && q.has_target && DEB_FEASIBLE(vy) && fy <= q.target) *hit = (uint)g;
             for (uint n = 0; n < nn && in; ++n) {
                 size_t i = DEB_XI(n, mm, q.sn, q.sm);
                 xn[i] = take ? gy[DEB_YI(n, mm, q.yn)] : xs[i];
@@ -336,14 +421,24 @@ inline DEB_SPACE FP *deb_generations(deb_pop q, DEB_SPACE FP *xs, DEB_SPACE FP *
         int reached = *hit == (uint)g;
         if (need_best) {
             FPF bv;
+#if DEB_CONSTRAINED
+            FPF bw;
+            *best = deb_best_c(fxs, vxs, np, lid, wg, rv, rv + wg, ri, &bv, &bw);
+#else
             *best = deb_best(fxs, np, lid, wg, rv, ri, &bv);
+#endif
         }
         *gen = g;
         *status = deb_status(reached, g, q.max_gen);
     }
     if (!need_best) {
         FPF bv;
+#if DEB_CONSTRAINED
+        FPF bw;
+        *best = deb_best_c(fxs, vxs, np, lid, wg, rv, rv + wg, ri, &bv, &bw);
+#else
         *best = deb_best(fxs, np, lid, wg, rv, ri, &bv);
+#endif
     }
     return xs;
 }
@@ -1168,6 +1263,17 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
     __global FP *xs2 = xs;
     __global FPF *fxs = Fx + foff;
 #endif
+#if DEB_CONSTRAINED
+    // the violations beside the values (every problem's; 0 for an unconstrained one)
+    uint cset = mt[DEB_CSET];
+    ulong voff = mt64[DEB_VOFF];
+    __global FPF *gvy = Fy + voff;
+#if DEB_LOCAL
+    __local FPF *vxs = lfx + np;
+#else
+    __global FPF *vxs = Fx + voff;
+#endif
+#endif
     ulong gen = gens[b];
     uint best = state[2 * b + 1];
     if (status == DEB_NEW) {
@@ -1176,22 +1282,33 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
         for (uint m = lid; m < np; m += wg) {
             for (uint n = 0; n < nn; ++n) {
                 uint4 w = metaopt_rng4(s_init, 0u, (ulong)m * nn + n);
-                FP v = lo[n] + de_unit(w.x) * (hi[n] - lo[n]);
+                FP v = DE_ROUND(kinds[n], lo[n] + de_unit(w.x) * (hi[n] - lo[n]));
                 xs[(size_t)n * np + m] = v;
                 gy[(size_t)n * np + m] = v;
             }
             FPF v = (FPF)deb_objective(q.func, gy + m, nn, np, data);
             fxs[m] = isfinite(v) ? v : (FPF)INFINITY;
+#if DEB_CONSTRAINED
+            vxs[m] = DEB_VIOLATION(cset, gy + m, nn, np, data);
+#endif
         }
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
         FPF bv;
+#if DEB_CONSTRAINED
+        FPF bw;
+        best = deb_best_c(fxs, vxs, np, lid, wg, rv, rv + wg, ri, &bv, &bw);
+#else
         best = deb_best(fxs, np, lid, wg, rv, ri, &bv);
+#endif
         gen = 0;
-        status = deb_status(q.has_target && bv <= q.target, gen, q.max_gen);
+        status = deb_status(q.has_target && DEB_FEASIBLE(bw) && bv <= q.target, gen, q.max_gen);
     } else {
 #if DEB_LOCAL
         for (uint i = lid; i < np * nn; i += wg) xs[i] = X[xoff + i];
         for (uint m = lid; m < np; m += wg) fxs[m] = Fx[foff + m];
+#if DEB_CONSTRAINED
+        for (uint m = lid; m < np; m += wg) vxs[m] = Fx[voff + m];
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
 #endif
     }
@@ -1297,11 +1414,18 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
 #endif
     {
         xs = deb_generations(q, xs, xs2, fxs, gy, gfy, lo, hi, kinds, data, k_gens, lid, wg, rv, ri, &hit, &gen, &status,
-                             &best);
+                             &best
+#if DEB_CONSTRAINED
+                             , vxs, gvy, cset
+#endif
+        );
     }
 #if DEB_LOCAL
     for (uint i = lid; i < np * nn; i += wg) X[xoff + i] = xs[i];
     for (uint m = lid; m < np; m += wg) Fx[foff + m] = fxs[m];
+#if DEB_CONSTRAINED
+    for (uint m = lid; m < np; m += wg) Fx[voff + m] = vxs[m];
+#endif
 #endif
     // every work-item read state and gens at the start: lid 0 writes them after all have
     barrier(CLK_GLOBAL_MEM_FENCE);
@@ -1313,8 +1437,9 @@ __kernel void deb_run(__global FP *X, __global FPF *Fx, __global FP *Y, __global
 }
 
 // The results' read (src/de/batch.rs `results`): problem b's best member (its state's best index)
-// into R at its bounds' offset and its value into RF[b], so that these rows are read back rather
-// than every population. One work-item per problem; a problem not yet started is left out.
+// into R at its bounds' offset and its value into RF[b] (with DEB_CONSTRAINED its violation into
+// RF[count + b]), so that these rows are read back rather than every population. One work-item per
+// problem; a problem not yet started is left out.
 __kernel void deb_results(__global const FP *X, __global const FPF *Fx, __global const uint *meta,
                        __global const ulong *meta64, __global const uint *state, __global FP *R,
                        __global FPF *RF, uint count)
@@ -1328,6 +1453,9 @@ __kernel void deb_results(__global const FP *X, __global const FPF *Fx, __global
     __global FP *r = R + mt64[DEB_BOFF];
     for (uint n = 0; n < nn; ++n) r[n] = x[(size_t)n * np + best];
     RF[b] = Fx[mt64[DEB_FOFF] + best];
+#if DEB_CONSTRAINED
+    RF[count + b] = Fx[mt64[DEB_VOFF] + best];
+#endif
 }
 #endif
 

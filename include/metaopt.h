@@ -1917,6 +1917,23 @@ typedef struct MetaoptBatchDeProblem {
    * ignored by the fixed DE.
    */
   uint32_t jde_small;
+  /**
+   * NULL (no integer variable), or `integrality_length` flags, 1 for an integer dimension
+   * and 0 for a continuous one (scipy's `integrality`): an integer dimension's bounds are
+   * rounded inward and its components rounded, so the best point is integral there.
+   */
+  const uint8_t *integrality;
+  /**
+   * 0 (none), or `dims`; another count is an error naming `integrality`.
+   */
+  uint32_t integrality_length;
+  /**
+   * NULL (unconstrained), or the counts and tolerance of the constraints the problem's
+   * `source` computes with its `constraints` function, compared by Deb's feasibility rules
+   * (`handling` 0; the epsilon level and a `violation` callback are refused, naming
+   * `constraints`); the fixed DE only (`algorithm` 0).
+   */
+  const struct MetaoptConstraints *constraints;
 } MetaoptBatchDeProblem;
 
 /**
@@ -2039,6 +2056,11 @@ typedef struct MetaoptBatchDeRunResult {
    * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
    */
   char *error_message;
+  /**
+   * Each problem's best point's violation (the sum of its violated constraints' amounts): 0
+   * when feasible and for an unconstrained problem, +inf for a constrained problem not started.
+   */
+  double *violation;
 } MetaoptBatchDeRunResult;
 
 /**

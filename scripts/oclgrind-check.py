@@ -163,6 +163,13 @@ def cases(metaopt, work):
         Case("de-repair", [m, "de", "--function", "G13", "--dims", "5", "--islands", "1",
                            "--members", "8", "--max-generations", "2", "--constraint-handling",
                            "epsilon", "--repair", "1", "-q"]),
+        # the batch with constraints (a CEC 2006 problem, Deb's rules; violations beside the
+        # values) and integer variables, populations in local and in global memory
+        Case("de-batch-constrained", [m, "de", "--batch", f"{w}/constrained.json",
+                                      "--generations-per-launch", "2", "--placement", "local", "-q"]),
+        Case("de-batch-constrained-global", [m, "de", "--batch", f"{w}/constrained.json",
+                                             "--generations-per-launch", "2", "--placement", "global",
+                                             "-q"]),
         # the migrants' export and import between devices
         Case("de-two-devices", de + ["--devices", "0,1", "--migration", "One2One", "--period", "1"],
              pocl=True),
@@ -199,6 +206,9 @@ def prepare(work, metaopt):
     run([str(metaopt), "sat", "generate", "--vars", "12", "--ratio", "4", "--seed", "3", "-o",
          str(work / "f12.cnf")])
     (work / "a12.txt").write_text("010101010101\n111111111111\n")
+    (work / "constrained.json").write_text(
+        '[{"function": "G06", "dims": 2, "members": 8, "generations": 3},'
+        ' {"function": "F1", "dims": 3, "members": 6, "generations": 3, "integrality": [true, false, true]}]\n')
     run([str(metaopt), "knapsack", "generate", "--kind", "hankim", "--items", "12", "-o",
          str(work / "k12.txt")])
     balls = (ROOT / "data/pdb/1ubq.balls.txt").read_text().splitlines(keepends=True)

@@ -650,6 +650,9 @@ class MetaoptBatchDeProblem(Structure):
         ("target", c_double),
         ("algorithm", c_int32),
         ("jde_small", c_uint32),
+        ("integrality", POINTER(c_uint8)),
+        ("integrality_length", c_uint32),
+        ("constraints", POINTER(MetaoptConstraints)),
     ]
 
 
@@ -691,6 +694,7 @@ class MetaoptBatchDeRunResult(Structure):
         ("local_memory", c_int32),
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
+        ("violation", POINTER(c_double)),
     ]
 
 

@@ -1,7 +1,8 @@
 """Batched differential evolution over ``metaopt_batch_de_*``: many independent
 problems in one batch, each with its own catalogue function (or OpenCL source and data),
 dimensions, bounds, members, F, CR, mutation, bound correction, seed, generation budget and
-target; one fused kernel runs K generations of every problem per launch (or the CPU backend)."""
+target, integer variables and constraints; one fused kernel runs K generations of every problem
+per launch (or the CPU backend)."""
 
 import ctypes
 import time
@@ -39,8 +40,10 @@ class BatchDEResult(ArrayEq):
     """Per-problem results in problem order: ``best_values`` (float64; +inf for a problem whose
     initial population the stop came before, its ``best`` then NaN), ``generations`` (uint64, after the initial population), ``stop`` (``"running"``,
     ``"target"``, ``"budget"``, ``"time_limit"`` or ``"interrupted"``, one per problem), ``best``
-    (a list of float64 vectors, one per problem, of its own dims), ``precision`` and
-    ``seconds``."""
+    (a list of float64 vectors, one per problem, of its own dims), ``precision``,
+    ``seconds`` and ``violation`` (float64: each best point's violation, the sum of its
+    violated constraints' amounts; 0 when feasible and for an unconstrained problem, +inf for a
+    constrained problem not started)."""
 
     best_values: np.ndarray
     generations: np.ndarray
@@ -48,6 +51,7 @@ class BatchDEResult(ArrayEq):
     best: List[np.ndarray]
     precision: str
     seconds: float = field(compare=False)
+    violation: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 def _is_seq(v):
@@ -71,12 +75,61 @@ def _count(**kw):
     return max([len(v) for v in kw.values() if _is_seq(v)] + [1])
 
 
+def _flags(name, v, dims):
+    """``v`` as ``dims`` integer flags (uint8 0/1): bools or 0/1 only."""
+    a = np.asarray(v)
+    if a.ndim != 1 or a.size != dims:
+        raise ValueError(f"{name} must have one flag per dimension ({dims}), got shape {a.shape}")
+    if a.dtype != np.bool_:
+        if not np.issubdtype(a.dtype, np.integer) or np.any((a != 0) & (a != 1)):
+            raise ValueError(f"{name} must hold booleans (or 0 and 1), got {a.tolist()}")
+    return np.ascontiguousarray(a.astype(np.uint8))
+
+
+def _integrality_list(v, n, dims):
+    """Per problem None or its flags: None for all; one flag sequence for all (same dims); or a
+    list with per problem None or its flags."""
+    if v is None:
+        return [None] * n
+    if not _is_seq(v):
+        raise TypeError(f"integrality must be None, a sequence of flags or a list of them, got {type(v).__name__}")
+    items = list(v)
+    if items and not any(x is None or _is_seq(x) for x in items):
+        return [_flags(f"integrality (problem {i})", items, dims[i]) for i in range(n)]
+    if len(items) != n:
+        raise ValueError(f"integrality must be one flag sequence or {n} entries (one per problem), got {len(items)}")
+    return [None if x is None else _flags(f"integrality[{i}]", x, dims[i]) for i, x in enumerate(items)]
+
+
+def _one_constraints(name, c):
+    if c is None:
+        return None
+    if not isinstance(c, dict) or not set(c) <= {"inequalities", "equalities", "eq_tol"}:
+        raise TypeError(f"{name} must be None or a dict with inequalities, equalities and eq_tol, got {c!r}")
+    ng = _checks.integer(f"{name}['inequalities']", c.get("inequalities", 0), 0, 2**32 - 1)
+    nh = _checks.integer(f"{name}['equalities']", c.get("equalities", 0), 0, 2**32 - 1)
+    tol = _checks.real(f"{name}['eq_tol']", c.get("eq_tol", 1e-4))
+    return ng, nh, tol
+
+
+def _constraints_list(v, n):
+    """Per problem None or (inequalities, equalities, eq_tol)."""
+    if v is None or isinstance(v, dict):
+        return [_one_constraints("constraints", v)] * n
+    if not isinstance(v, (list, tuple)):
+        raise TypeError(f"constraints must be None, a dict or a list of them, got {type(v).__name__}")
+    if len(v) != n:
+        raise ValueError(f"constraints must be one dict or {n} entries (one per problem), got {len(v)}")
+    return [_one_constraints(f"constraints[{i}]", c) for i, c in enumerate(v)]
+
+
 class BatchDE(Instance):
     """A batch of independent DE problems:
 
     ``BatchDE(function, dims, lower, upper, members=50, f=0.5, cr=0.9, mutation="DE/rand/1",
     bounds="sat", seed=1, generations=1000, target=None, problems=None, cpu=False,
-    precision="auto", generations_per_launch=1000, placement="auto", method="de", jde_small=25)``
+    precision="auto", generations_per_launch=1000, placement="auto", method="de", jde_small=25,
+    integrality=None, constraints=None)``
 
     Every per-problem argument is one value for all problems or a sequence with one per
     problem: ``function`` (a catalogue name such as ``"F1"`` or ``"CEC07t"``, or a
@@ -86,7 +139,14 @@ class BatchDE(Instance):
     ``"jade"``, ``"shade"``, ``"lshade"``, ``"jso"``: the adaptive variants with their papers'
     settings, F, CR and the mutation not used, L-SHADE and jSO shrinking over ``members`` x
     (``generations`` + 1) evaluations; ``"jde100"``: jDE100, ``members`` = big + ``jde_small``,
-    a generation is a cycle, the result the best ever), ``jde_small``. ``seed``: a sequence, or a scalar S that gives
+    a generation is a cycle, the result the best ever), ``jde_small``, ``integrality`` (None, or
+    one flag per dimension: an integer dimension's bounds are rounded inward and its components
+    rounded, as scipy's ``integrality``; one sequence of bools for all problems when they have
+    those dims, else a list with per problem None or its flags), ``constraints`` (None, or a dict
+    with ``inequalities``, ``equalities`` and ``eq_tol`` (default 1e-4): the counts of the values
+    a ``Source`` problem's OpenCL ``constraints`` function writes, ``g <= 0`` then
+    ``|h| <= eq_tol``, compared by Deb's feasibility rules; the fixed DE only; one dict for all
+    problems or a list with per problem None or a dict). ``seed``: a sequence, or a scalar S that gives
     problem i the seed S + i. ``lower``/``upper``: a scalar for all, one vector of dims values
     for all (when every problem has those dims), or a list with per problem a scalar or a vector
     of its dims. ``problems`` fixes the count (default: the longest sequence among the other
@@ -96,11 +156,15 @@ class BatchDE(Instance):
 
     def __init__(self, function, dims, lower, upper, members=50, f=0.5, cr=0.9, mutation="DE/rand/1", bounds="sat",
                  seed=1, generations=1000, target=None, problems=None, cpu=False, precision="auto",
-                 generations_per_launch=1000, placement="auto", data=None, device=None, method="de", jde_small=25):
+                 generations_per_launch=1000, placement="auto", data=None, device=None, method="de", jde_small=25,
+                 integrality=None, constraints=None):
         if problems is None:
             n = _count(function=function, dims=dims, members=members, f=f, cr=cr, mutation=mutation, bounds=bounds,
                        seed=seed, generations=generations, target=target, method=method, jde_small=jde_small,
-                       data=data if isinstance(data, (list, tuple)) else None)
+                       data=data if isinstance(data, (list, tuple)) else None,
+                       integrality=integrality if _is_seq(integrality) and any(
+                           x is None or _is_seq(x) for x in integrality) else None,
+                       constraints=constraints if isinstance(constraints, (list, tuple)) else None)
         else:
             n = _checks.integer("problems", problems, 1, 2**32 - 1)
         L = _lib.lib()
@@ -158,6 +222,8 @@ class BatchDE(Instance):
 
         lo_ = bound_list("lower", lower)
         hi_ = bound_list("upper", upper)
+        int_ = _integrality_list(integrality, n, dims_)
+        cons_ = _constraints_list(constraints, n)
         for i in range(n):
             if np.any(np.isnan(lo_[i])) or np.any(np.isnan(hi_[i])):
                 raise ValueError(f"bounds of problem {i} contain NaN")
@@ -196,6 +262,15 @@ class BatchDE(Instance):
             if tgt_[i] is not None:
                 p.has_target = 1
                 p.target = tgt_[i]
+            if int_[i] is not None:
+                p.integrality = int_[i].ctypes.data_as(ctypes.POINTER(ctypes.c_uint8))
+                p.integrality_length = int_[i].size
+                keep.append(int_[i])
+            if cons_[i] is not None:
+                c = L.metaopt_default_constraints()
+                c.inequalities, c.equalities, c.eq_tol = cons_[i]
+                keep.append(c)
+                p.constraints = ctypes.pointer(c)
             specs[i] = p
         o = L.metaopt_batch_de_default_options()
         o.backend = _ffi.METAOPT_BACKEND_CPU if _checks.flag("cpu", cpu) else _ffi.METAOPT_BACKEND_DEVICE
@@ -216,6 +291,7 @@ class BatchDE(Instance):
         values = np.ctypeslib.as_array(r.best_value, shape=(n,)).astype(np.float64, copy=True)
         gens = np.ctypeslib.as_array(r.generations, shape=(n,)).astype(np.uint64, copy=True)
         stops = [STOP_WORDS.get(int(r.stop_reason[i]), str(int(r.stop_reason[i]))) for i in range(n)]
+        viol = np.ctypeslib.as_array(r.violation, shape=(n,)).astype(np.float64, copy=True) if n else np.zeros(0)
         best = []
         for i in range(n):
             v = np.full(int(self.dims[i]), np.nan)
@@ -227,7 +303,8 @@ class BatchDE(Instance):
                     _lib.lib().metaopt_pointer_free(b.error_message)
             best.append(v)
         return BatchDEResult(best_values=values, generations=gens, stop=stops, best=best,
-                             precision=_precision.name(r.precision), seconds=float(r.seconds if seconds is None else seconds))
+                             precision=_precision.name(r.precision), seconds=float(r.seconds if seconds is None else seconds),
+                             violation=viol)
 
     def run(self, time_limit=None, stop_token=None, checkpoint=None, checkpoint_every=None, resume=None):
         """Runs every problem until its target or generations, ``time_limit`` seconds (None: no

@@ -14,7 +14,8 @@
 //! objective).
 
 use super::ade;
-use super::config::{Algorithm, BoundsCorrection, Mutation, Selection};
+use super::config::{integer_limits, rounded, Algorithm, BoundsCorrection, Mutation, Selection};
+use super::constraints::{self as cons, Handling, MAX_CONSTRAINTS};
 use super::jde::{self, JdeState};
 use super::ops;
 use crate::device::{
@@ -141,6 +142,42 @@ pub struct BatchProblem {
     /// population shrinks linearly to 4 over it, and the problem stops (`Budget`) when it is
     /// spent. 0 (the default): `members` x (`max_generations` + 1).
     pub lshade_budget: u64,
+    /// Integer variables (scipy's `integrality`): empty (none) or one flag per dimension. An
+    /// integer dimension's limits are rounded inward as the island DE's
+    /// ([`super::config::integer_limits`]), and every component made in it is rounded, so the
+    /// points evaluated and returned are integral there.
+    pub integrality: Vec<bool>,
+    /// Constraints computed by the source's OpenCL `constraints` (docs/specs/DE.md,
+    /// Constraints), compared by Deb's feasibility rules; the fixed DE only. None: unconstrained.
+    pub constraints: Option<BatchConstraints>,
+}
+
+/// A batched problem's constraints: its OpenCL source defines beside `objective`
+/// `void constraints(__global const FP *x, uint dims, uint stride, __global const void *data, FP *c)`
+/// writing `inequalities` values `g` (satisfied when `g <= 0`), then `equalities` values `h`
+/// (satisfied when `|h| <= eq_tol`); at most [`MAX_CONSTRAINTS`] in all.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BatchConstraints {
+    pub inequalities: u32,
+    pub equalities: u32,
+    /// The equality tolerance (the CEC 2006 report's 1e-4 by default).
+    pub eq_tol: f64,
+    /// Deb's feasibility rules (level 0), the only handling a batch takes: the epsilon level
+    /// of [`Handling::Epsilon`] is refused (its level is the initial population's quantile,
+    /// made on the host by the island DE between generations, which a fused launch has not).
+    pub handling: Handling,
+}
+
+impl BatchConstraints {
+    /// `inequalities` and `equalities` with the tolerance 1e-4 and Deb's rules.
+    pub fn new(inequalities: u32, equalities: u32) -> Self {
+        BatchConstraints {
+            inequalities,
+            equalities,
+            eq_tol: 1e-4,
+            handling: Handling::Deb,
+        }
+    }
 }
 
 impl BatchProblem {
@@ -163,7 +200,34 @@ impl BatchProblem {
             algorithm: Algorithm::De,
             jde_small: 25,
             lshade_budget: 0,
+            integrality: Vec::new(),
+            constraints: None,
         }
+    }
+
+    /// CEC 2006 problem `problem` (`"G06"`, or `"6"`: [`crate::problem::cec2006`]) with the
+    /// defaults of [`BatchProblem::new`]: its objective and constraints (`cl/cec2006.cl` built
+    /// for it, an OpenCL source), its box and the report's equality tolerance.
+    pub fn cec2006(problem: &str) -> Result<Self> {
+        let (objective, bounds, c) = cons::cec2006(problem)?;
+        let Objective::Source { code, data } = objective else {
+            unreachable!("a CEC 2006 problem is an OpenCL source")
+        };
+        let mut p = BatchProblem::new(
+            BatchFunction::source(code, data),
+            bounds.len() as u32,
+            0.0,
+            1.0,
+        );
+        p.lower = bounds.iter().map(|b| b.0).collect();
+        p.upper = bounds.iter().map(|b| b.1).collect();
+        p.constraints = Some(BatchConstraints {
+            inequalities: c.inequalities,
+            equalities: c.equalities,
+            eq_tol: c.eq_tol,
+            handling: Handling::Deb,
+        });
+        Ok(p)
     }
 
     /// The seeds of the initial population, mutation and crossover (`super::ops`) drawn from
@@ -278,6 +342,8 @@ pub fn batch_footprint<'a>(
         // the data as the device holds it: at an offset aligned to 16 bytes
         let d16 = d.saturating_add(15) / 16 * 16;
         let jde = matches!(p.algorithm, Algorithm::Jde100) as u64;
+        // a constrained problem's violations beside its values and its trials' values
+        let cons = p.constraints.is_some() as u64;
         // bounds (given and expanded), function data (the problem's and the batch's copy), the
         // result's best row, the structs of the problem, its state and its results
         // a sum of terms, saturating: sizes near the limits multiply past 64 bits
@@ -287,7 +353,7 @@ pub fn batch_footprint<'a>(
         if device {
             f.host(&[k, sum(&[3 * nn * fpd, nn, d])]);
             f.device(&[k, 2, x, fpd])
-                .device(&[k, sum(&[6 * np * fpd, 8 * np])])
+                .device(&[k, sum(&[(6 + 2 * cons) * np * fpd, 8 * np])])
                 .device(&[
                     k,
                     sum(&[bytes(&[sum(&[arc, 3 * nn, 2 * h, 64]), fpd]), nn, d16, 256]),
@@ -300,7 +366,7 @@ pub fn batch_footprint<'a>(
             f.host(&[
                 k,
                 sum(&[
-                    bytes(&[sum(&[x, np, 2 * jde * np, arc, nn, 2 * h]), 8]),
+                    bytes(&[sum(&[x, (1 + cons) * np, 2 * jde * np, arc, nn, 2 * h]), 8]),
                     512,
                 ]),
             ]);
@@ -376,6 +442,10 @@ pub struct BatchResult {
     /// Why the problem stopped; `None` while it runs.
     #[serde(rename = "stopped_by")]
     pub stop: Option<StopReason>,
+    /// The best point's violation (the sum of its violated constraints' amounts): 0 when it is
+    /// feasible and for an unconstrained problem; +inf before a constrained problem's initial
+    /// population was evaluated.
+    pub violation: f64,
 }
 
 /// A problem's objective, validated.
@@ -390,6 +460,9 @@ enum Obj {
         data: Vec<u8>,
     },
 }
+
+/// The kinds byte's flag of an integer dimension (`cl/de.cl` DE_INTEGRAL).
+const INTEGRAL: u8 = 0x80;
 
 /// Function numbers of user sources in the dispatcher: this plus the source's index.
 const USER_ID: u32 = 0x8000_0000;
@@ -413,6 +486,11 @@ struct Prob {
     jde: Option<u32>,
     /// JADE, SHADE, L-SHADE or jSO: the variant (keyed as island 0 of 1 with the seeds).
     ade: Option<ade::Shape>,
+    /// The integer dimensions (empty: none).
+    integral: Vec<bool>,
+    /// The constraints (the fixed DE only) and their set's number among the batch's distinct
+    /// (source, counts, tolerance), from 1 (`deb_violation`'s `cset`; 0: unconstrained).
+    cons: Option<(cons::Constraints, u32)>,
 }
 
 fn named(i: usize, e: Error) -> Error {
@@ -422,11 +500,17 @@ fn named(i: usize, e: Error) -> Error {
     }
 }
 
-/// Validates a problem; `sources` collects the distinct user sources of the batch.
+/// A constraint set of the batch program: the source's index, the inequalities, all the
+/// values, the tolerance's bits.
+type ConsSet = (usize, u32, u32, u64);
+
+/// Validates a problem; `sources` collects the distinct user sources of the batch, `csets`
+/// its distinct constraint sets.
 fn validate(
     p: &BatchProblem,
     double: bool,
     sources: &mut Vec<std::sync::Arc<str>>,
+    csets: &mut Vec<ConsSet>,
 ) -> Result<Prob> {
     let info = p.function.info()?;
     match info {
@@ -465,6 +549,22 @@ fn validate(
     let hi = expand(&p.upper, "upper")?;
     let iv: Vec<(f64, f64)> = lo.iter().copied().zip(hi.iter().copied()).collect();
     check_intervals("bounds", &iv, double)?;
+    let integral = match p.integrality.len() {
+        0 => Vec::new(),
+        l if l == nn => p.integrality.clone(),
+        l => {
+            return Err(Error::arg(
+                "integrality",
+                format!("{l} flags; expected none or one per dimension ({nn})"),
+            ))
+        }
+    };
+    // an integer dimension's limits rounded inward, as the island DE's
+    let (lo, hi): (Vec<f64>, Vec<f64>) = if integral.iter().any(|&i| i) {
+        integer_limits(&iv, &integral)?.into_iter().unzip()
+    } else {
+        (lo, hi)
+    };
     if !p.f.is_finite() || p.f < 0.0 {
         return Err(Error::arg(
             "f",
@@ -529,6 +629,51 @@ fn validate(
         }
         (_, None) => unreachable!("only a source has no catalogue entry"),
     };
+    let cons = match (&p.constraints, &obj) {
+        (None, _) => None,
+        (Some(_), Obj::Catalogue(info, _)) => {
+            return Err(Error::arg(
+                "constraints",
+                format!("the catalogue function {} has no constraints; give an OpenCL source defining `objective` and `constraints` (or a CEC 2006 problem)", info.name),
+            ));
+        }
+        (Some(c), Obj::Source { k, .. }) => {
+            if p.algorithm != Algorithm::De {
+                return Err(Error::arg(
+                    "constraints",
+                    format!("the {} algorithm does not take constraints in a batch; use the fixed DE (de)", p.algorithm),
+                ));
+            }
+            if c.handling != Handling::Deb {
+                return Err(Error::arg(
+                    "constraints",
+                    "the epsilon level is not taken by a batch (a fused launch has no host step to lower it); use Deb's rules",
+                ));
+            }
+            let nc = c.inequalities as u64 + c.equalities as u64;
+            if nc == 0 || nc > MAX_CONSTRAINTS as u64 {
+                return Err(Error::arg(
+                    "constraints",
+                    format!(
+                        "{} inequalities and {} equalities; expected 1 to {MAX_CONSTRAINTS} in all",
+                        c.inequalities, c.equalities
+                    ),
+                ));
+            }
+            let mut full = cons::Constraints::compiled(c.inequalities, c.equalities);
+            full.eq_tol = c.eq_tol;
+            full.check()?;
+            let key = (*k, c.inequalities, nc as u32, c.eq_tol.to_bits());
+            let j = match csets.iter().position(|s| *s == key) {
+                Some(j) => j,
+                None => {
+                    csets.push(key);
+                    csets.len() - 1
+                }
+            };
+            Some((full, j as u32 + 1))
+        }
+    };
     Ok(Prob {
         obj,
         nn,
@@ -544,6 +689,8 @@ fn validate(
         target: p.target,
         jde,
         ade,
+        integral,
+        cons,
     })
 }
 
@@ -552,6 +699,9 @@ fn validate(
 struct CpuState {
     x: Vec<f64>,
     fx: Vec<f64>,
+    /// The violations beside `fx` (a constrained problem's; empty otherwise).
+    #[serde(default)]
+    vx: Vec<f64>,
     best: usize,
     gen: u64,
     status: u32,
@@ -562,6 +712,13 @@ struct CpuState {
     bfx: f64,
     /// JADE, SHADE, L-SHADE, jSO: the memories, archive and counters.
     ade: Option<ade::State>,
+}
+
+impl CpuState {
+    /// The best member's violation (0 unconstrained).
+    fn violation(&self) -> f64 {
+        self.vx.get(self.best).copied().unwrap_or(0.0)
+    }
 }
 
 const NEW: u32 = 0;
@@ -591,6 +748,37 @@ impl Prob {
             .collect())
     }
 
+    /// The violations of `rows` (as the kernels sum them: constraints.cl's order), NaN and
+    /// +inf as +inf; `None` for an unconstrained problem.
+    fn violations(&self, rows: &[f64], double: bool) -> Result<Option<Vec<f64>>> {
+        let (Some((c, _)), Obj::Source { code, data, .. }) = (&self.cons, &self.obj) else {
+            return Ok(None);
+        };
+        // the constraint values come from the OpenCL device in use, as the objective's
+        let v = crate::objective::constraint_values(
+            &Objective::source(code.to_string(), data.clone()),
+            rows,
+            self.nn,
+            c.count(),
+            double,
+            None,
+        )?;
+        Ok(Some(
+            v.chunks(c.count() as usize)
+                .map(|c1| cons::sanitized(c.violation_of(c1)))
+                .collect(),
+        ))
+    }
+
+    /// The best member by Deb's rules where constrained (ties: the first), else by value.
+    fn best_of(&self, fx: &[f64], vx: &[f64]) -> usize {
+        if self.cons.is_some() {
+            cons::best_of(fx, vx).unwrap_or(0)
+        } else {
+            ops::best_member(fx).unwrap_or(0)
+        }
+    }
+
     /// The dispatcher's number of the objective.
     fn func_id(&self) -> u32 {
         match &self.obj {
@@ -607,8 +795,10 @@ impl Prob {
         }
     }
 
-    fn status(&self, best: f64, gen: u64) -> u32 {
-        if self.target.is_some_and(|t| best <= t) {
+    /// The status after generation `gen` with the best value `best` and its violation `v` (a
+    /// target counts a feasible value only).
+    fn status(&self, best: f64, v: f64, gen: u64) -> u32 {
+        if v == 0.0 && self.target.is_some_and(|t| best <= t) {
             TARGET
         } else if gen >= self.max_gen {
             BUDGET
@@ -628,21 +818,25 @@ impl Prob {
             // made is an error, not an abort
             s.x = crate::error::try_vec(np * nn, "members")?;
             s.x.extend((0..np * nn).map(|i| {
-                ops::initial(
-                    self.seeds[0],
-                    0,
-                    (i / nn) as u32,
-                    (i % nn) as u32,
-                    np as u32,
-                    nn as u32,
-                    self.lo[i % nn],
-                    self.hi[i % nn],
+                rounded(
+                    ops::initial(
+                        self.seeds[0],
+                        0,
+                        (i / nn) as u32,
+                        (i % nn) as u32,
+                        np as u32,
+                        nn as u32,
+                        self.lo[i % nn],
+                        self.hi[i % nn],
+                    ),
+                    self.integral.get(i % nn) == Some(&true),
                 )
             }));
             s.fx = self.eval_rows(&s.x, double)?;
-            s.best = ops::best_member(&s.fx).unwrap_or(0);
+            s.vx = self.violations(&s.x, double)?.unwrap_or_default();
+            s.best = self.best_of(&s.fx, &s.vx);
             s.gen = 0;
-            s.status = self.status(s.fx[s.best], 0);
+            s.status = self.status(s.fx[s.best], s.violation(), 0);
             if self.jde.is_some() {
                 s.jf = [vec![jde::F_INIT; np], vec![jde::CR_INIT; np]].concat();
                 s.jst = JdeState::default();
@@ -692,7 +886,7 @@ impl Prob {
                     &self.lo,
                     &self.hi,
                     |_| self.kind,
-                    &[],
+                    &self.integral,
                     |n| {
                         ops::mutant(self.mutation, self.f, &r, m as u32, s.best as u32, |k| {
                             s.x[k as usize * nn + n]
@@ -702,15 +896,24 @@ impl Prob {
                 );
             }
             let fy = self.eval_rows(&y, double)?;
+            let vy = self.violations(&y, double)?;
             for m in 0..np {
-                if fy[m] <= s.fx[m] {
+                // the kernels' de_replaces at level 0 (Deb's rules; ties replace)
+                let take = match &vy {
+                    Some(vy) => cons::no_worse(fy[m], vy[m], s.fx[m], s.vx[m], 0.0),
+                    None => fy[m] <= s.fx[m],
+                };
+                if take {
                     s.fx[m] = fy[m];
+                    if let Some(vy) = &vy {
+                        s.vx[m] = vy[m];
+                    }
                     s.x[m * nn..(m + 1) * nn].copy_from_slice(&y[m * nn..(m + 1) * nn]);
                 }
             }
-            s.best = ops::best_member(&s.fx).unwrap_or(0);
+            s.best = self.best_of(&s.fx, &s.vx);
             s.gen = g;
-            s.status = self.status(s.fx[s.best], g);
+            s.status = self.status(s.fx[s.best], s.violation(), g);
         }
         Ok(())
     }
@@ -731,7 +934,7 @@ impl Prob {
             lo: &self.lo,
             hi: &self.hi,
             kinds: &kinds,
-            integral: &[],
+            integral: &self.integral,
         };
         let st = s.ade.get_or_insert_with(|| ade::State::new(shape));
         for _ in 0..k {
@@ -747,7 +950,7 @@ impl Prob {
             ade::generation(shape, s.gen + 1, &mut island, &bounds, &mut eval)?;
             s.best = ops::best_member(&s.fx).unwrap_or(0);
             s.gen += 1;
-            s.status = self.status(s.fx[s.best], s.gen);
+            s.status = self.status(s.fx[s.best], 0.0, s.gen);
             if s.status == RUNNING && shape.alg.reduces() && st.nfe >= shape.budget {
                 s.status = BUDGET;
             }
@@ -776,7 +979,7 @@ impl Prob {
             lo: &self.lo,
             hi: &self.hi,
             kinds: &kinds,
-            integral: &[],
+            integral: &self.integral,
         };
         for _ in 0..k {
             if s.status != RUNNING {
@@ -800,7 +1003,7 @@ impl Prob {
             s.bfx = fx[np];
             s.best = ops::best_member(&s.fx).unwrap_or(0);
             s.gen += 1;
-            s.status = self.status(s.bfx, s.gen);
+            s.status = self.status(s.bfx, 0.0, s.gen);
         }
         Ok(())
     }
@@ -827,6 +1030,9 @@ struct DeviceBatch {
     /// Whether the trials are in local memory too (a batch of catalogue functions whose
     /// populations and trials fit).
     trial_local: bool,
+    /// Whether the batch has constraints: Fx, Fy and `values` hold the violations after the
+    /// values, and the reduction's local array holds both.
+    constrained: bool,
     x: DeviceBuffer<u8>,
     fx: DeviceBuffer<u8>,
     y: DeviceBuffer<u8>,
@@ -855,15 +1061,48 @@ struct DeviceBatch {
     foff: Vec<usize>,
 }
 
-/// The batch's user sources, each defining `objective` renamed `deb_user_K` (K its index), and
-/// the dispatcher over them and the catalogue functions the batch uses.
+/// Names a user source may define that the batch renames per source (K its index):
+/// `objective` and `constraints`, and what every problem of `cl/cec2006.cl` defines beside them,
+/// so that several CEC 2006 problems share a program.
+const SOURCE_NAMES: [&str; 4] = [
+    "constraints",
+    "cec06_violation",
+    "cec06_eval",
+    "cec06_fp_matches_fp_double",
+];
+
+/// Macros of `cl/cec2006.cl` that differ from one of its problems to the next, undefined after
+/// each source.
+const SOURCE_MACROS: [&str; 10] = [
+    "CEC06_ID",
+    "CEC06_DOUBLE",
+    "CEC06_DIMS",
+    "CEC06_NG",
+    "CEC06_NH",
+    "CEC06_NC",
+    "CEC06_EPS",
+    "CEC06_ARGS",
+    "K",
+    "X",
+];
+
+/// The batch's user sources, each defining `objective` renamed `deb_user_K` (K its index, its
+/// `constraints` `deb_uK_constraints`), and the dispatcher over them and the catalogue functions
+/// the batch uses.
 fn dispatcher(probs: &[Prob], sources: &[std::sync::Arc<str>]) -> String {
     let mut s = String::new();
     for (k, code) in sources.iter().enumerate() {
+        s += &format!("#define objective deb_user_{k}\n");
+        for n in SOURCE_NAMES {
+            s += &format!("#define {n} deb_u{k}_{n}\n");
+        }
         s += &format!(
-            "#define objective deb_user_{k}\n{}\n#undef objective\n",
+            "{}\n#undef objective\n",
             crate::objective::source_text(code)
         );
+        for n in SOURCE_NAMES.iter().chain(&SOURCE_MACROS) {
+            s += &format!("#undef {n}\n");
+        }
     }
     let mut ids: Vec<(u32, String)> = probs
         .iter()
@@ -892,15 +1131,48 @@ fn dispatcher(probs: &[Prob], sources: &[std::sync::Arc<str>]) -> String {
     s
 }
 
+/// `spec` with the batch's constraint sets (`csets`, numbered from 1): constraints.cl again per
+/// set, its MO_NC, MO_NG and MO_EQ_TOL the set's and its names renamed (`mo_violation` becomes
+/// `deb_violation_J`), then the dispatcher `deb_violation(cset, x, dims, stride, data)` over them
+/// (0 for set 0, an unconstrained problem).
+fn with_constraint_sets(mut spec: ProgramSpec, csets: &[ConsSet]) -> ProgramSpec {
+    const RENAMED: [&str; 4] = ["mo_by_value", "mo_better", "mo_no_worse", "mo_violation"];
+    for (j, &(k, ng, nc, tol)) in csets.iter().enumerate() {
+        let j = j + 1;
+        let mut pre = format!(
+            "#undef MO_VIOLATION\n#define MO_NC {nc}\n#define MO_NG {ng}\n#define MO_EQ_TOL {:e}\n#define constraints deb_u{k}_constraints\n",
+            f64::from_bits(tol)
+        );
+        for n in RENAMED {
+            pre += &format!("#define {n} deb_c{j}_{n}\n");
+        }
+        let mut post = String::from("#undef MO_VIOLATION\n#undef MO_NC\n#undef MO_NG\n#undef MO_EQ_TOL\n#undef constraints\n");
+        for n in RENAMED {
+            post += &format!("#undef {n}\n");
+        }
+        spec = spec.text(pre).file("constraints.cl").text(post);
+    }
+    let mut d = String::from("FP deb_violation(uint cset, __global const FP *x, uint dims, uint stride, __global const uchar *data)\n{\n    switch (cset) {\n");
+    for j in 1..=csets.len() {
+        d += &format!("    case {j}u: return deb_c{j}_mo_violation(x, dims, stride, (__global const void *)data);\n");
+    }
+    d += "    default: return (FP)0;\n    }\n}\n";
+    spec.text(d)
+}
+
 impl DeviceBatch {
     fn new(
         ctx: std::sync::Arc<DeviceContext>,
         probs: &[Prob],
         sources: &[std::sync::Arc<str>],
+        csets: &[ConsSet],
         double: bool,
         placement: Placement,
     ) -> Result<Self> {
         let fp = if double { 8 } else { 4 };
+        // with constraints every value has its violation in the second half of Fx and Fy
+        let constrained = !csets.is_empty();
+        let ftot: usize = probs.iter().map(|p| p.np).sum();
         let queue = ctx.queue_unprofiled()?;
         let info = &ctx.info;
         let b = probs.len();
@@ -932,7 +1204,7 @@ impl DeviceBatch {
                 ns,
                 h as u32,
                 acap as u32,
-                0,
+                p.cons.as_ref().map_or(0, |c| c.1),
             ]);
             meta64.extend_from_slice(&[
                 xt as u64,
@@ -947,6 +1219,7 @@ impl DeviceBatch {
                 mt as u64,
                 at as u64,
                 p.ade.as_ref().map_or(0, |a| a.budget),
+                (ftot + ft) as u64,
             ]);
             // the memories' initial values and the counters (k, archive length, active
             // members, evaluations) of an adaptive problem
@@ -962,7 +1235,16 @@ impl DeviceBatch {
             at += acap * p.nn;
             lo.extend_from_slice(&p.lo);
             hi.extend_from_slice(&p.hi);
-            kinds.extend(std::iter::repeat_n(p.kind as u8, p.nn));
+            // the kernels' kinds byte: the bound correction, with de.cl's DE_INTEGRAL for an
+            // integer dimension
+            kinds.extend((0..p.nn).map(|n| {
+                p.kind as u8
+                    | if p.integral.get(n) == Some(&true) {
+                        INTEGRAL
+                    } else {
+                        0
+                    }
+            }));
             // each problem's data at an offset aligned for any type it may hold
             data.extend_from_slice(&p.data_bytes(double));
             data.resize(data.len().next_multiple_of(16), 0);
@@ -993,9 +1275,14 @@ impl DeviceBatch {
         let mut wg = covering_group(max_np, cap);
         let ade = probs.iter().any(|p| p.ade.is_some());
         // the reduction's arrays (and the adaptive variants' sums)
-        let reduce = wg * (fp + 4) + if ade { ade::SUMS * wg * fp } else { 0 };
-        // two copies of the population (the generations alternate between them), its values, the reduction
-        let local_need = 2 * max_x * fp + max_np * fp + reduce;
+        // (with constraints the reduction's violations beside its values)
+        let reduce = wg * (fp + 4)
+            + if ade { ade::SUMS * wg * fp } else { 0 }
+            + if constrained { wg * fp } else { 0 };
+        // two copies of the population (the generations alternate between them), its values
+        // (and violations), the reduction
+        let vals = if constrained { 2 } else { 1 };
+        let local_need = 2 * max_x * fp + vals * max_np * fp + reduce;
         let fits = (local_need as u64) <= info.local_mem_bytes;
         // the trials beside the population when they fit too and every objective is from the
         // catalogue (a user's source reads global memory, as its contract says)
@@ -1021,7 +1308,7 @@ impl DeviceBatch {
                 ),
             ));
         }
-        let trial_local = local && catalogue_only && trial_fits;
+        let trial_local = local && catalogue_only && trial_fits && !constrained;
         let spec = ProgramSpec::files(&["common.cl", "functions.cl"])
             .define("FP", if double { "double" } else { "float" })
             .define("FP_DOUBLE", double as u8)
@@ -1032,10 +1319,16 @@ impl DeviceBatch {
             .define("DEB_BATCH", 1)
             .define("DEB_JDE", probs.iter().any(|p| p.jde.is_some()) as u8)
             .define("DEB_ADE", ade as u8)
+            .define("DEB_CONSTRAINED", constrained as u8)
             .file("constraints.cl")
             .file("de.cl")
-            .text(dispatcher(probs, sources))
-            .file("de_batch.cl");
+            .text(dispatcher(probs, sources));
+        let spec = if constrained {
+            with_constraint_sets(spec, csets)
+        } else {
+            spec
+        }
+        .file("de_batch.cl");
         let program = ctx.build(&spec)?;
         let kernel = queue.kernel(&program, "deb_run")?;
         let best = queue.kernel(&program, "deb_results")?;
@@ -1043,10 +1336,10 @@ impl DeviceBatch {
         let state = vec![0u32; 2 * b];
         Ok(DeviceBatch {
             x: queue.buffer(xt * fp, "X")?,
-            fx: queue.buffer(ft * fp, "Fx")?,
+            fx: queue.buffer(vals * ft * fp, "Fx")?,
             // the trials' global home, unused when they live in local memory
             y: queue.buffer(if trial_local { fp } else { xt * fp }, "Y")?,
-            fy: queue.buffer(if trial_local { fp } else { ft * fp }, "Fy")?,
+            fy: queue.buffer(if trial_local { fp } else { vals * ft * fp }, "Fy")?,
             lo: queue.buffer_from(&fp_bytes(&lo, double), "lower")?,
             hi: queue.buffer_from(&fp_bytes(&hi, double), "upper")?,
             kinds: queue.buffer_from(&kinds, "bounds")?,
@@ -1072,7 +1365,7 @@ impl DeviceBatch {
             bx: queue.buffer(bt.max(1) * fp, "best")?,
             bf: queue.buffer(b.max(1) * fp, "best")?,
             rows: queue.buffer(bt.max(1) * fp, "results")?,
-            values: queue.buffer(b.max(1) * fp, "results")?,
+            values: queue.buffer(vals * b.max(1) * fp, "results")?,
             boff: probs
                 .iter()
                 .scan(0usize, |acc, p| {
@@ -1082,10 +1375,11 @@ impl DeviceBatch {
                 })
                 .collect(),
             lx: if local { 2 * max_x * fp } else { fp },
-            lfx: if local { max_np * fp } else { fp },
+            lfx: if local { vals * max_np * fp } else { fp },
             ly: if trial_local { max_x * fp } else { fp },
             lfy: if trial_local { max_np * fp } else { fp },
             trial_local,
+            constrained,
             queue,
             kernel,
             best,
@@ -1097,8 +1391,9 @@ impl DeviceBatch {
         })
     }
 
-    /// Every problem's best row (at its bounds' offset, `boff`) and value, gathered on the
-    /// device (`deb_results`) so that only these are read; a problem not yet started has none.
+    /// Every problem's best row (at its bounds' offset, `boff`) and value, then (constrained)
+    /// every problem's violation after the values, gathered on the device (`deb_results`) so
+    /// that only these are read; a problem not yet started has none.
     fn best_rows(&self, double: bool) -> Result<(Vec<f64>, Vec<f64>)> {
         let count = self.xoff.len() as u32;
         let mut e = ExecuteKernel::new(&self.best);
@@ -1157,7 +1452,7 @@ impl DeviceBatch {
                 .set_arg(&first);
             e.set_arg_local_buffer(self.lx)
                 .set_arg_local_buffer(self.lfx);
-            e.set_arg_local_buffer(self.wg * self.fp)
+            e.set_arg_local_buffer(self.wg * self.fp * if self.constrained { 2 } else { 1 })
                 .set_arg_local_buffer(self.wg * 4);
             e.set_arg_local_buffer(self.ly)
                 .set_arg_local_buffer(self.lfy)
@@ -1320,11 +1615,11 @@ impl BatchDe {
             &format!("a batch of {} problems", problems.len()),
             ctx.as_ref().map(|c| &c.info),
         )?;
-        let mut sources = Vec::new();
+        let (mut sources, mut csets) = (Vec::new(), Vec::new());
         let probs = problems
             .iter()
             .enumerate()
-            .map(|(i, p)| validate(p, double, &mut sources).map_err(|e| named(i, e)))
+            .map(|(i, p)| validate(p, double, &mut sources, &mut csets).map_err(|e| named(i, e)))
             .collect::<Result<Vec<_>>>()?;
         let inner = match ctx {
             None => {
@@ -1332,12 +1627,14 @@ impl BatchDe {
                 for (i, p) in probs.iter().enumerate() {
                     if matches!(p.obj, Obj::Source { .. }) {
                         p.eval_rows(&p.lo, double).map_err(|e| named(i, e))?;
+                        p.violations(&p.lo, double).map_err(|e| named(i, e))?;
                     }
                 }
                 Inner::Cpu(vec![
                     CpuState {
                         x: Vec::new(),
                         fx: Vec::new(),
+                        vx: Vec::new(),
                         best: 0,
                         gen: 0,
                         status: NEW,
@@ -1354,6 +1651,7 @@ impl BatchDe {
                 c,
                 &probs,
                 &sources,
+                &csets,
                 double,
                 options.placement,
             )?)),
@@ -1426,11 +1724,11 @@ impl BatchDe {
             None,
         )?;
         // every problem validated first, so an error names its global index
-        let mut sources = Vec::new();
+        let (mut sources, mut csets) = (Vec::new(), Vec::new());
         let probs = problems
             .iter()
             .enumerate()
-            .map(|(i, p)| validate(p, double, &mut sources).map_err(|e| named(i, e)))
+            .map(|(i, p)| validate(p, double, &mut sources, &mut csets).map_err(|e| named(i, e)))
             .collect::<Result<Vec<_>>>()?;
         let ranges = crate::multi::blocks(problems.len(), devices.len());
         let parts = devices
@@ -1628,6 +1926,7 @@ impl BatchDe {
                         || (s.x.len() == p.np * p.nn
                             && s.fx.len() == p.np
                             && s.best < p.np
+                            && s.vx.len() == if p.cons.is_some() { p.np } else { 0 }
                             && (p.jde.is_none() || s.bx.len() == p.nn)
                             && s.ade.is_some() == p.ade.is_some());
                     if !fits {
@@ -1880,6 +2179,14 @@ impl BatchDe {
             BUDGET => Some(StopReason::Budget),
             _ => self.cut[i],
         };
+        // a constrained problem not yet evaluated has no feasible point
+        let unstarted = |i: usize| {
+            if self.probs[i].cons.is_some() {
+                f64::INFINITY
+            } else {
+                0.0
+            }
+        };
         match &self.inner {
             Inner::Cpu(states) => Ok(states
                 .iter()
@@ -1892,6 +2199,7 @@ impl BatchDe {
                             best: Vec::new(),
                             generations: 0,
                             stop: reason(s.status, i),
+                            violation: unstarted(i),
                         };
                     }
                     if p.jde.is_some() {
@@ -1900,6 +2208,7 @@ impl BatchDe {
                             best: s.bx.clone(),
                             generations: s.gen,
                             stop: reason(s.status, i),
+                            violation: 0.0,
                         };
                     }
                     BatchResult {
@@ -1907,6 +2216,7 @@ impl BatchDe {
                         best: s.x[s.best * p.nn..(s.best + 1) * p.nn].to_vec(),
                         generations: s.gen,
                         stop: reason(s.status, i),
+                        violation: s.violation(),
                     }
                 })
                 .collect()),
@@ -1939,6 +2249,7 @@ impl BatchDe {
                                 best: Vec::new(),
                                 generations: 0,
                                 stop: reason(s, i),
+                                violation: unstarted(i),
                             };
                         }
                         if p.jde.is_some() {
@@ -1948,6 +2259,7 @@ impl BatchDe {
                                 best: bx[o..o + p.nn].to_vec(),
                                 generations: gens[i],
                                 stop: reason(s, i),
+                                violation: 0.0,
                             };
                         }
                         let o = d.boff[i];
@@ -1956,6 +2268,11 @@ impl BatchDe {
                             best: rows[o..o + p.nn].to_vec(),
                             generations: gens[i],
                             stop: reason(s, i),
+                            violation: if d.constrained {
+                                values[self.probs.len() + i]
+                            } else {
+                                0.0
+                            },
                         }
                     })
                     .collect())

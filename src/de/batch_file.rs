@@ -1,15 +1,18 @@
 //! Batch files of the batched DE (`metaopt de --batch FILE`; docs/specs/DE.md "Batched DE:
-//! memory"): a JSON array of problem objects with the keys `function` (a catalogue name) or
-//! `source` and `data` (files relative to the batch file's folder), `dims`, `lower`, `upper` (a
-//! number or one per dimension), `members`, `f`, `cr`, `mutation`, `bounds`, `seed`,
-//! `generations`, `target`, `algorithm`, `jde_small`, `lshade_budget`. Absent keys take
-//! [`BatchProblem::new`]'s defaults and the bounds the function's domain (a source's: 0..1).
+//! memory"): a JSON array of problem objects with the keys `function` (a catalogue name, or a
+//! CEC 2006 problem `G01` .. `G24` with its box and constraints) or `source` and `data` (files
+//! relative to the batch file's folder), `dims`, `lower`, `upper` (a number or one per
+//! dimension), `members`, `f`, `cr`, `mutation`, `bounds`, `seed`, `generations`, `target`,
+//! `algorithm`, `jde_small`, `lshade_budget`, `integrality` (one flag per dimension),
+//! `constraints` (`[NG, NH]`: the counts of a source's `constraints` values) and `eq_tol`.
+//! Absent keys take [`BatchProblem::new`]'s defaults and the bounds the function's domain (a
+//! source's: 0..1).
 //!
 //! The files a batch file names must be regular files (not a device, a pipe or a folder); a
 //! source holds at most [`MAX_SOURCE_BYTES`], and the batch file, and its sources and data files
 //! together, at most [`MAX_FILES_BYTES`] each; nothing past a bound is read.
 
-use super::batch::{BatchFunction, BatchProblem};
+use super::batch::{BatchConstraints, BatchFunction, BatchProblem};
 use crate::error::{Error, Result};
 use crate::problem::functions;
 use serde::Deserialize;
@@ -49,6 +52,13 @@ struct ProblemSpec {
     jde_small: Option<u32>,
     /// L-SHADE's and jSO's evaluation budget (default members x (generations + 1))
     lshade_budget: Option<u64>,
+    /// Integer variables: one flag per dimension
+    integrality: Option<Vec<bool>>,
+    /// `[NG, NH]`: the inequalities and equalities a source's `constraints` writes (a CEC 2006
+    /// problem's own by default)
+    constraints: Option<[u32; 2]>,
+    /// The equalities' tolerance (default 1e-4)
+    eq_tol: Option<f64>,
 }
 
 /// A bound: one number for every dimension, or one per dimension.
@@ -139,7 +149,20 @@ pub fn parse_batch_file(
         .enumerate()
         .map(|(i, s)| {
             let at = |msg: String| Error::parse(path, 0, format!("problem {i}: {msg}"));
+            let mut cec = None;
             let (function, name, domain) = match (s.function, s.source) {
+                (Some(f), None)
+                    if functions::lookup(&f).is_err()
+                        && crate::problem::cec2006::info(&f).is_ok() =>
+                {
+                    let p = BatchProblem::cec2006(&f).map_err(|e| at(e.to_string()))?;
+                    if p.dims != s.dims {
+                        return Err(at(format!("dims {}: {f} has {} variables", s.dims, p.dims)));
+                    }
+                    let r = (p.function.clone(), f.to_uppercase(), (0.0, 1.0));
+                    cec = Some(p);
+                    r
+                }
                 (Some(f), None) => {
                     let info = functions::lookup(&f).map_err(|e| at(e.to_string()))?;
                     (BatchFunction::Name(f), info.name.to_string(), info.domain)
@@ -169,7 +192,11 @@ pub fn parse_batch_file(
             if s.data.is_some() && !matches!(function, BatchFunction::Source { .. }) {
                 return Err(at("data needs source".into()));
             }
-            let mut p = BatchProblem::new(function, s.dims, domain.0, domain.1);
+            let mut p = match cec {
+                // its box, its constraints
+                Some(p) => p,
+                None => BatchProblem::new(function, s.dims, domain.0, domain.1),
+            };
             if let Some(l) = s.lower {
                 p.lower = l.values();
             }
@@ -206,6 +233,18 @@ pub fn parse_batch_file(
             }
             if let Some(b) = s.lshade_budget {
                 p.lshade_budget = b;
+            }
+            if let Some(f) = s.integrality {
+                p.integrality = f;
+            }
+            if let Some([ng, nh]) = s.constraints {
+                p.constraints = Some(BatchConstraints::new(ng, nh));
+            }
+            if let Some(tol) = s.eq_tol {
+                match &mut p.constraints {
+                    Some(c) => c.eq_tol = tol,
+                    None => return Err(at("eq_tol needs constraints".into())),
+                }
             }
             Ok(BatchFileProblem { problem: p, name })
         })

@@ -57,8 +57,8 @@ pub mod pace;
 pub mod state;
 
 pub use self::batch::{
-    batch_footprint, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchProgress,
-    BatchResult, Placement,
+    batch_footprint, BatchConstraints, BatchDe, BatchFunction, BatchOptions, BatchProblem,
+    BatchProgress, BatchResult, Placement,
 };
 pub use self::batch_file::{read_batch_file, BatchFileProblem};
 pub use self::config::{

@@ -13,7 +13,8 @@ use super::{
     MetaoptInt32Result,
 };
 use crate::de::{
-    Backend, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult, Placement,
+    Backend, BatchConstraints, BatchDe, BatchFunction, BatchOptions, BatchProblem, BatchResult,
+    Placement,
 };
 use crate::error::{Error, Result};
 use crate::precision::Precision;
@@ -81,6 +82,17 @@ pub struct MetaoptBatchDeProblem {
     /// jDE100's small population (at least 4, and at least 4 members left for the big one);
     /// ignored by the fixed DE.
     pub jde_small: u32,
+    /// NULL (no integer variable), or `integrality_length` flags, 1 for an integer dimension
+    /// and 0 for a continuous one (scipy's `integrality`): an integer dimension's bounds are
+    /// rounded inward and its components rounded, so the best point is integral there.
+    pub integrality: *const u8,
+    /// 0 (none), or `dims`; another count is an error naming `integrality`.
+    pub integrality_length: u32,
+    /// NULL (unconstrained), or the counts and tolerance of the constraints the problem's
+    /// `source` computes with its `constraints` function, compared by Deb's feasibility rules
+    /// (`handling` 0; the epsilon level and a `violation` callback are refused, naming
+    /// `constraints`); the fixed DE only (`algorithm` 0).
+    pub constraints: *const super::de::MetaoptConstraints,
 }
 
 /// Options of `metaopt_batch_de_create`; start from `metaopt_batch_de_default_options()`.
@@ -189,10 +201,13 @@ pub struct MetaoptBatchDeRunResult {
     pub error_code: i32,
     /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
     pub error_message: *mut c_char,
+    /// Each problem's best point's violation (the sum of its violated constraints' amounts): 0
+    /// when feasible and for an unconstrained problem, +inf for a constrained problem not started.
+    pub violation: *mut f64,
 }
 
 owned_result!(MetaoptBatchDeCreateResult);
-owned_result!(MetaoptBatchDeRunResult: frees best_value, generations, stop_reason; zeroes count);
+owned_result!(MetaoptBatchDeRunResult: frees best_value, generations, stop_reason, violation; zeroes count);
 plain_result!(
     MetaoptBatchDeProblem,
     MetaoptBatchDeOptions,
@@ -243,6 +258,9 @@ pub extern "C" fn metaopt_batch_de_default_problem() -> MetaoptBatchDeProblem {
             target: 0.0,
             algorithm: d.algorithm as i32,
             jde_small: d.jde_small,
+            integrality: ptr::null(),
+            integrality_length: 0,
+            constraints: ptr::null(),
         }
     })
 }
@@ -369,6 +387,64 @@ unsafe fn problem(p: &MetaoptBatchDeProblem) -> Result<BatchProblem> {
         algorithm: crate::de::Algorithm::from_code(p.algorithm, "algorithm")?,
         jde_small: p.jde_small,
         lshade_budget: 0,
+        integrality: integrality_arg(p)?,
+        // SAFETY: the caller's contract: NULL or a valid struct.
+        constraints: match unsafe { p.constraints.as_ref() } {
+            None => None,
+            Some(c) => Some(batch_constraints(c)?),
+        },
+    })
+}
+
+/// The integer flags of `p` (none, or one per dimension, each 0 or 1).
+///
+/// # Safety
+/// `p.integrality` must be NULL or hold `p.integrality_length` bytes.
+unsafe fn integrality_arg(p: &MetaoptBatchDeProblem) -> Result<Vec<bool>> {
+    if p.integrality_length != 0 && p.integrality_length != p.dims {
+        return Err(Error::arg(
+            "integrality_length",
+            format!("{}; expected 0 or dims = {}", p.integrality_length, p.dims),
+        ));
+    }
+    if p.integrality_length == 0 {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the caller's contract: `integrality_length` bytes.
+    let flags = unsafe {
+        copy_in::<u8>(
+            p.integrality.cast(),
+            p.integrality_length as usize,
+            "integrality",
+        )?
+    };
+    flags
+        .iter()
+        .enumerate()
+        .map(|(n, &f)| match f {
+            0 | 1 => Ok(f == 1),
+            f => Err(Error::arg(
+                "integrality",
+                format!("flag {n} is {f}; expected 0 or 1"),
+            )),
+        })
+        .collect()
+}
+
+/// A batched problem's constraints from the C struct: compiled counts only.
+fn batch_constraints(c: &super::de::MetaoptConstraints) -> Result<BatchConstraints> {
+    let full = super::de::constraints_arg(c)?;
+    if full.violation.is_some() {
+        return Err(Error::arg(
+            "constraints",
+            "a violation callback: a batch takes an OpenCL source's `constraints` counts only",
+        ));
+    }
+    Ok(BatchConstraints {
+        inequalities: full.inequalities,
+        equalities: full.equalities,
+        eq_tol: full.eq_tol,
+        handling: full.handling,
     })
 }
 
@@ -461,6 +537,7 @@ fn run_result(h: &Handle, r: &[BatchResult], seconds: f64) -> Result<MetaoptBatc
             .map(|r| r.stop.map_or(0, StopReason::batch_code))
             .collect::<Vec<_>>(),
     )?;
+    let violation = CArray::from_slice(&r.iter().map(|r| r.violation).collect::<Vec<_>>())?;
     let interrupted = r.iter().any(|r| r.stop == Some(StopReason::Interrupted));
     let (error_code, error_message) = stop_status(interrupted, "metaopt_batch_de_run");
     Ok(MetaoptBatchDeRunResult {
@@ -477,6 +554,7 @@ fn run_result(h: &Handle, r: &[BatchResult], seconds: f64) -> Result<MetaoptBatc
         local_memory: h.solver.uses_local_memory().map_or(-1, i32::from),
         error_code,
         error_message,
+        violation: violation.into_raw(),
     })
 }
 

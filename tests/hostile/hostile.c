@@ -3737,6 +3737,62 @@ static void batch_de_args(void) {
         MetaoptBatchDeProblem two[2] = {tiny_bde(), bp[i]};
         BDE_CREATE("metaopt_batch_de_create/hostile spec", two, 2, &cpu, ERR);
     }
+    /* integrality and constraints: NULL with a count, wrong counts, flags other than 0 and 1,
+       limits holding no integer, constraint counts 0 or past 256, NaN and negative tolerances,
+       the epsilon level, a violation callback, constraints of a catalogue function or of a
+       source without `constraints`, constraints with jDE100 */
+    {
+        static const uint8_t ones[3] = {1, 1, 1}, bad_flag[3] = {0, 2, 0};
+        static const double narrow_lo[1] = {0.2}, narrow_hi[1] = {0.8};
+        static const char *cons_src =
+            "FP objective(__global const FP *x, uint d, uint s, __global const void *p) { return x[0]; }\n"
+            "void constraints(__global const FP *x, uint d, uint s, __global const void *p, FP *c) { c[0] = x[0]; }";
+        MetaoptConstraints cs[8];
+        for (int i = 0; i < 8; i++) cs[i] = metaopt_default_constraints(), cs[i].inequalities = 1;
+        cs[0].inequalities = 0;
+        cs[1].inequalities = 257;
+        cs[2].inequalities = UINT32_MAX, cs[2].equalities = 2;
+        cs[3].eq_tol = NAN;
+        cs[4].eq_tol = -1;
+        cs[5].handling = 1;
+        cs[6].handling = 9;
+        cs[7].violation = cb_sphere;
+        MetaoptBatchDeProblem ip[16];
+        for (int i = 0; i < 16; i++) ip[i] = tiny_bde();
+        ip[0].integrality = NULL, ip[0].integrality_length = 3;
+        ip[1].integrality = ones, ip[1].integrality_length = 2;
+        ip[2].integrality = ones, ip[2].integrality_length = UINT32_MAX;
+        ip[3].integrality = bad_flag, ip[3].integrality_length = 3;
+        ip[4].integrality = ones, ip[4].integrality_length = 3, ip[4].lower = narrow_lo, ip[4].upper = narrow_hi;
+        for (int i = 0; i < 8; i++) ip[6 + i].function = NULL, ip[6 + i].source = cons_src, ip[6 + i].constraints = &cs[i];
+        MetaoptConstraints ok = metaopt_default_constraints();
+        ok.inequalities = 1;
+        /* a catalogue function has no constraints; a source without `constraints` does not build */
+        ip[5].constraints = &ok;
+        ip[14].function = NULL, ip[14].source = bp[1].source, ip[14].constraints = &ok;
+        ip[15].function = NULL, ip[15].source = cons_src, ip[15].algorithm = METAOPT_DE_ALGORITHM_JDE100,
+        ip[15].members = 20, ip[15].jde_small = 8;
+        ip[15].constraints = &ok;
+        for (int i = 0; i < 16; i++) {
+            MetaoptBatchDeProblem two[2] = {tiny_bde(), ip[i]};
+            BDE_CREATE("metaopt_batch_de_create/hostile integrality or constraints", two, 2, &cpu, ERR);
+        }
+        /* the good ones run, and every result carries its violation */
+        MetaoptBatchDeProblem fine[2] = {tiny_bde(), tiny_bde()};
+        fine[0].integrality = ones, fine[0].integrality_length = 3;
+        fine[1].function = NULL, fine[1].source = cons_src, fine[1].constraints = &ok;
+        MetaoptBatchDeCreateResult fc = metaopt_batch_de_create(fine, 2, &cpu);
+        check("metaopt_batch_de_create/integrality and constraints", fc.error_code, fc.error_message, 0);
+        if (fc.error_code == 0) {
+            MetaoptBatchDeRunResult rr = metaopt_batch_de_run(fc.instance, NULL);
+            check("metaopt_batch_de_run/integrality and constraints", rr.error_code, rr.error_message, 0);
+            if (rr.error_code == 0 && (rr.violation == NULL || rr.count != 2 || rr.violation[0] != 0.0 || !(rr.violation[1] >= 0.0)))
+                fail("metaopt_batch_de_run/violation", "no violation per problem", NULL, 0);
+            metaopt_batch_de_free_run_result(&rr);
+            metaopt_batch_de_free_run_result(&rr);
+            metaopt_batch_de_free(fc.instance);
+        }
+    }
     MetaoptBatchDeOptions bo[5];
     for (int i = 0; i < 5; i++) bo[i] = cpu_bde();
     bo[0].backend = 7;

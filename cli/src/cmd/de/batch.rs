@@ -177,6 +177,8 @@ struct Row<'a> {
     seed: u64,
     best_value: f64,
     best: &'a [f64],
+    /// The best point's violation (0: feasible, and for an unconstrained problem)
+    violation: f64,
     generations: u64,
     evaluations: u64,
     stopped_by: &'static str,
@@ -202,6 +204,7 @@ struct BatchJson<'a> {
 /// other ranks.
 fn gather_results(rk: &crate::mpi::Ranks, results: &[BatchResult]) -> Option<Vec<BatchResult>> {
     let values = rk.gather(&results.iter().map(|r| r.best_value).collect::<Vec<_>>());
+    let violations = rk.gather(&results.iter().map(|r| r.violation).collect::<Vec<_>>());
     let lens = rk.gather(
         &results
             .iter()
@@ -221,7 +224,8 @@ fn gather_results(rk: &crate::mpi::Ranks, results: &[BatchResult]) -> Option<Vec
             .map(|r| r.stop.map_or(0, |s| s.code() as u32))
             .collect::<Vec<_>>(),
     );
-    let (values, lens, best, gens, stops) = (values?, lens?, best?, gens?, stops?);
+    let (values, violations, lens, best, gens, stops) =
+        (values?, violations?, lens?, best?, gens?, stops?);
     let mut at = 0;
     Some(
         (0..values.len())
@@ -232,6 +236,7 @@ fn gather_results(rk: &crate::mpi::Ranks, results: &[BatchResult]) -> Option<Vec
                     best: best[at..at + n].to_vec(),
                     generations: gens[i],
                     stop: StopReason::from_code(stops[i] as i32),
+                    violation: violations[i],
                 };
                 at += n;
                 r
@@ -411,6 +416,7 @@ pub fn run(a: &DeArgs) -> CliResult {
                 seed: p.seed,
                 best_value: r.best_value,
                 best: &r.best,
+                violation: r.violation,
                 generations: r.generations,
                 evaluations: if r.best.is_empty() {
                     0
@@ -495,7 +501,7 @@ pub fn run(a: &DeArgs) -> CliResult {
     );
     for r in &rows {
         t += &format!(
-            "{:>7}  {:<12} {:>5} {:>7} {:<22} {:>24} {:>11}  {}\n",
+            "{:>7}  {:<12} {:>5} {:>7} {:<22} {:>24} {:>11}  {}{}\n",
             r.problem,
             r.function,
             r.dims,
@@ -503,7 +509,13 @@ pub fn run(a: &DeArgs) -> CliResult {
             r.mutation,
             out::value(r.best_value, single),
             r.generations,
-            r.stopped_by
+            r.stopped_by,
+            // an infeasible best says so
+            if r.violation != 0.0 {
+                format!(", violation {}", out::float(r.violation))
+            } else {
+                String::new()
+            }
         );
     }
     if let Some(p) = &a.results {

@@ -6,6 +6,7 @@
 mod adaptive;
 mod ade_fused;
 mod batch;
+mod batch_constrained;
 mod constrained;
 mod jde100;
 
