@@ -440,6 +440,12 @@ fn batch_constraints(c: &super::de::MetaoptConstraints) -> Result<BatchConstrain
             "a violation callback: a batch takes an OpenCL source's `constraints` counts only",
         ));
     }
+    if full.repair.is_some() {
+        return Err(Error::arg(
+            "constraints.repair_probability",
+            "the gradient-based repair is island DE's; a batch takes none (set 0)",
+        ));
+    }
     Ok(BatchConstraints {
         inequalities: full.inequalities,
         equalities: full.equalities,

@@ -3747,8 +3747,8 @@ static void batch_de_args(void) {
         static const char *cons_src =
             "FP objective(__global const FP *x, uint d, uint s, __global const void *p) { return x[0]; }\n"
             "void constraints(__global const FP *x, uint d, uint s, __global const void *p, FP *c) { c[0] = x[0]; }";
-        MetaoptConstraints cs[8];
-        for (int i = 0; i < 8; i++) cs[i] = metaopt_default_constraints(), cs[i].inequalities = 1;
+        MetaoptConstraints cs[9];
+        for (int i = 0; i < 9; i++) cs[i] = metaopt_default_constraints(), cs[i].inequalities = 1;
         cs[0].inequalities = 0;
         cs[1].inequalities = 257;
         cs[2].inequalities = UINT32_MAX, cs[2].equalities = 2;
@@ -3757,8 +3757,9 @@ static void batch_de_args(void) {
         cs[5].handling = 1;
         cs[6].handling = 9;
         cs[7].violation = cb_sphere;
-        MetaoptBatchDeProblem ip[16];
-        for (int i = 0; i < 16; i++) ip[i] = tiny_bde();
+        cs[8].repair_probability = 0.5; /* the repair is island DE's */
+        MetaoptBatchDeProblem ip[17];
+        for (int i = 0; i < 17; i++) ip[i] = tiny_bde();
         ip[0].integrality = NULL, ip[0].integrality_length = 3;
         ip[1].integrality = ones, ip[1].integrality_length = 2;
         ip[2].integrality = ones, ip[2].integrality_length = UINT32_MAX;
@@ -3773,7 +3774,8 @@ static void batch_de_args(void) {
         ip[15].function = NULL, ip[15].source = cons_src, ip[15].algorithm = METAOPT_DE_ALGORITHM_JDE100,
         ip[15].members = 20, ip[15].jde_small = 8;
         ip[15].constraints = &ok;
-        for (int i = 0; i < 16; i++) {
+        ip[16].function = NULL, ip[16].source = cons_src, ip[16].constraints = &cs[8];
+        for (int i = 0; i < 17; i++) {
             MetaoptBatchDeProblem two[2] = {tiny_bde(), ip[i]};
             BDE_CREATE("metaopt_batch_de_create/hostile integrality or constraints", two, 2, &cpu, ERR);
         }
