@@ -15,6 +15,7 @@ import math
 import numbers
 import re
 import time
+import warnings
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -265,7 +266,9 @@ def minimize(
         scipy's ``polish=True``), taken when it is lower; ``result.polished`` says whether it
         ran and ``nfev`` counts its evaluations. A catalogue function is then evaluated by the
         library's host code (``metaopt.evaluate(..., cpu=True)``); a ``metaopt.Source`` cannot
-        be evaluated outside the device's DE and is not polished. Default (None): polish where
+        be evaluated outside the device's DE and is not polished. With scipy-form
+        ``constraints`` the polish is scipy's ``trust-constr`` with them (as scipy's), taken when
+        both points are feasible and it is lower. Default (None): polish where
         scipy is installed, except after a time limit, a target, a callback's stop or an
         interrupt. ``True`` without scipy is an ImportError.
     integrality : array-like of bool, optional
@@ -298,8 +301,8 @@ def minimize(
         the nh values ``|h| <= eq_tol`` (default 1e-4 there); option ``repair=True`` (or a
         probability, or ``(probability, rounds)``) adds epsilon-DE's gradient-based repair of
         infeasible trials (``method="de"``; see ``IslandDE.set_constraints``). ``res.constr_violation`` is the
-        result's violation; an infeasible result has ``success`` False, as scipy's. No polish
-        with constraints.
+        result's violation; an infeasible result has ``success`` False, as scipy's. The polish
+        with constraints is scipy's ``trust-constr`` (see ``polish``).
     workers, updating
         scipy's arguments, taken only at what minimize does (``workers=1``,
         ``updating="deferred"``); any other value is refused with the reason.
@@ -385,9 +388,10 @@ def minimize(
     if init is not None and method == "hc12":
         raise ValueError("init (an initial population) is for DE, not method='hc12'")
     cons = _constraints(constraints, fun, method, b, vectorized, options)
-    if cons is not None:
+    if cons is not None and "violation" not in cons:
+        # a Source's constraints exist only on the device: nothing for scipy to polish with
         if polish:
-            raise ValueError("polish is not supported with constraints")
+            raise ValueError("polish with a metaopt.Source's constraints: they are evaluated on the device only")
         polish = False
     ints = _integrality(integrality, b, method, polish)
     if ints is not None:
@@ -408,7 +412,8 @@ def minimize(
         res = solve(objective, b, x0, maxiter, popsize, seed, tol, atol, call_back, cpu, precision, options,
                     _Stopper(stop_token), device=number, **extra)
         if method != "hc12":
-            _polish(res, objective, b, polish)
+            scipy_form = (cons["violation"], constraints) if cons is not None and "violation" in cons else None
+            _polish(res, objective, b, polish, scipy_form)
     except Interrupted as e:
         if isinstance(e.result, OptimizeResult):
             e.result["device"] = _device_label(number, cpu)
@@ -417,9 +422,11 @@ def minimize(
     return res
 
 
-def _polish(res, objective, b, polish):
+def _polish(res, objective, b, polish, constrained=None):
     """scipy's polish of a DE result in place: L-BFGS-B from ``res.x`` within the box ``b``,
-    taken when lower (``polish`` None: where scipy is installed and the run ended of itself)."""
+    taken when lower (``polish`` None: where scipy is installed and the run ended of itself).
+    ``constrained``: (violation function, the scipy-form constraints): trust-constr with them,
+    taken when the result and the polished point are both feasible and it is lower."""
     # converged, or maxiter spent (status 1 with the budget word; a callback's stop is status 2)
     ended = res.stop == "converged" or (res.stop == "budget" and res.status == 1)
     res["polished"] = False
@@ -437,14 +444,47 @@ def _polish(res, objective, b, polish):
     else:
         def f(x):
             return float(_evaluate(objective, np.asarray(x, dtype=np.float64), cpu=True))
-    r = local(f, np.asarray(res.x, dtype=np.float64), method="L-BFGS-B", bounds=b)
+    x = np.asarray(res.x, dtype=np.float64)
+    if constrained is None:
+        r = local(f, x, method="L-BFGS-B", bounds=b)
+    else:
+        from scipy.optimize import Bounds  # noqa: PLC0415
+
+        with warnings.catch_warnings():
+            # trust-constr's notes on its own progress (scipy's DE polishes with it alike)
+            warnings.simplefilter("ignore", UserWarning)
+            r = local(f, x, method="trust-constr", bounds=Bounds(b[:, 0], b[:, 1]),
+                      constraints=_trust_constr_form(constrained[1]))
     if not isinstance(objective, _Objective):
         res["nfev"] += int(r.nfev)
     else:
         res["nfev"] = objective.nfev
     res["polished"] = True
+    xp = np.clip(r.x, b[:, 0], b[:, 1])
+    if constrained is not None:
+        feasible = res.constr_violation == 0 and float(np.asarray(constrained[0](xp[None, :]))[0]) == 0
+        if not feasible:
+            return
     if np.isfinite(r.fun) and r.fun < res.fun:
-        res.update(x=np.clip(r.x, b[:, 0], b[:, 1]), fun=float(r.fun))
+        res.update(x=xp, fun=float(r.fun))
+
+
+def _trust_constr_form(constraints):
+    """scipy's DE constraints as trust-constr takes them: a ``Bounds`` among them as the
+    ``LinearConstraint`` of the identity (the rest as given)."""
+    from scipy.optimize import Bounds, LinearConstraint  # noqa: PLC0415
+
+    items = constraints if isinstance(constraints, (list, tuple)) else [constraints]
+    out = []
+    for c in items:
+        if isinstance(c, Bounds):
+            lb = np.atleast_1d(np.asarray(c.lb, dtype=np.float64))
+            ub = np.atleast_1d(np.asarray(c.ub, dtype=np.float64))
+            n = max(lb.size, ub.size)
+            out.append(LinearConstraint(np.eye(n), np.broadcast_to(lb, n), np.broadcast_to(ub, n)))
+        else:
+            out.append(c)
+    return out
 
 
 def _is_default(value, default) -> bool:

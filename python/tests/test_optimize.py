@@ -508,7 +508,6 @@ def test_constraints_refusals():
     f = lambda x: float(x @ x)  # noqa: E731
     for why, kw in {
         "method='de'": dict(method="jde100"),
-        "polish": dict(polish=True),
         "unknown type": dict(constraints=[object()]),
         "columns|shape": dict(constraints=LinearConstraint([[1, 1, 1]], 1, 2)),
     }.items():
@@ -517,6 +516,9 @@ def test_constraints_refusals():
             metaopt.minimize(f, [(-2, 2)] * 2, maxiter=5, device="cpu", **kw)
     with pytest.raises(ValueError, match="inequalities"):
         metaopt.minimize(metaopt.Source(LINEAR_SOURCE), [(-5, 5)] * 3, constraints=lc, maxiter=5)
+    with pytest.raises(ValueError, match="polish"):
+        metaopt.minimize(metaopt.Source(LINEAR_SOURCE), [(-5, 5)] * 3, maxiter=5, polish=True,
+                         constraints={"inequalities": 1, "equalities": 1})
     with pytest.raises(ValueError, match="options of constraints"):
         metaopt.minimize(f, [(-2, 2)] * 2, maxiter=5, device="cpu", eq_tol=1e-3)
 
@@ -600,3 +602,21 @@ def test_repair_refusals():
             de.set_constraints(equalities=1, repair=bad)
     with pytest.raises(metaopt.MetaoptError, match="repair"):
         de.set_constraints(equalities=1, repair=1.5)
+
+
+def test_polish_with_constraints_is_scipys_trust_constr():
+    # the example: min x.x subject to x0 + x1 >= 1; scipy polishes to 0.5000
+    pytest.importorskip("scipy")
+    f = lambda x: float(x @ x)  # noqa: E731
+    cons = {"type": "ineq", "fun": lambda x: x[0] + x[1] - 1}
+    raw = metaopt.minimize(f, [(-2, 2)] * 2, constraints=cons, seed=1, maxiter=200, device="cpu", polish=False)
+    r = metaopt.minimize(f, [(-2, 2)] * 2, constraints=cons, seed=1, maxiter=200, device="cpu")
+    assert not raw.polished and r.polished and r.constr_violation == 0, r
+    assert r.fun <= raw.fun and r.fun == pytest.approx(0.5, abs=1e-6), (r.fun, raw.fun)
+    assert r.x[0] + r.x[1] >= 1 and r.nfev > raw.nfev
+    # an infeasible polished point is not taken: x0 >= 10 cannot hold in [-1, 1]
+    from scipy.optimize import LinearConstraint
+
+    bad = metaopt.minimize(f, [(-1, 1)] * 2, constraints=LinearConstraint([[1, 0]], 10, np.inf), seed=1,
+                           maxiter=30, device="cpu", polish=True)
+    assert bad.polished and bad.constr_violation == pytest.approx(9.0, abs=1e-6) and bad.x[0] == pytest.approx(1.0)

@@ -1136,7 +1136,16 @@ fn dispatcher(probs: &[Prob], sources: &[std::sync::Arc<str>]) -> String {
 /// `deb_violation_J`), then the dispatcher `deb_violation(cset, x, dims, stride, data)` over them
 /// (0 for set 0, an unconstrained problem).
 fn with_constraint_sets(mut spec: ProgramSpec, csets: &[ConsSet]) -> ProgramSpec {
-    const RENAMED: [&str; 4] = ["mo_by_value", "mo_better", "mo_no_worse", "mo_violation"];
+    // every function constraints.cl defines (a name left out is defined twice)
+    const RENAMED: [&str; 7] = [
+        "mo_by_value",
+        "mo_better",
+        "mo_no_worse",
+        "mo_violation_of",
+        "mo_violation",
+        "mo_residual",
+        "mo_repair",
+    ];
     for (j, &(k, ng, nc, tol)) in csets.iter().enumerate() {
         let j = j + 1;
         let mut pre = format!(
