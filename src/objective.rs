@@ -301,6 +301,45 @@ pub fn evaluate_points(
 /// in private memory on the device).
 pub const MAX_CONSTRAINTS: u32 = 256;
 
+/// The kernels' kinds byte's flag of an integer dimension (`cl/de.cl` DE_INTEGRAL,
+/// `cl/constraints.cl` MO_INTEGRAL).
+pub const INTEGRAL_KIND: u8 = 0x80;
+
+/// Errors naming `arg` unless `obj` computes `count` constraint values per point: an OpenCL
+/// source, 1 to [`MAX_CONSTRAINTS`] of them.
+fn check_compiled_constraints(obj: &Objective, count: u32, arg: &'static str) -> Result<()> {
+    if let Objective::Callback(_) | Objective::Catalogue { .. } = obj {
+        return Err(Error::arg(
+            arg,
+            "only an OpenCL source objective computes constraint values (a host callback gives violations)",
+        ));
+    }
+    if count == 0 || count > MAX_CONSTRAINTS {
+        return Err(Error::arg(
+            arg,
+            format!("{count} constraint values per point; expected 1 to {MAX_CONSTRAINTS}"),
+        ));
+    }
+    Ok(())
+}
+
+/// `count` points of `dims` values from rows (point by point) to columns (component k of every
+/// point together, as the evaluation kernels read them), or back with `to_columns` false.
+fn transposed(values: &[f64], dims: usize, count: usize, to_columns: bool) -> Vec<f64> {
+    let mut out = vec![0.0; values.len()];
+    for i in 0..count {
+        for j in 0..dims {
+            let (r, c) = (i * dims + j, j * count + i);
+            if to_columns {
+                out[c] = values[r];
+            } else {
+                out[r] = values[c];
+            }
+        }
+    }
+    out
+}
+
 /// The values of a compiled objective's `constraints` (`count` of them per point: the
 /// inequalities, then the equalities; see `cl/de.cl`, Constraints) at the points `points` (row
 /// by row), point i's at `i * count ..`: what the CPU backend of a constrained DE compares.
@@ -313,21 +352,7 @@ pub fn constraint_values(
     device: Option<usize>,
 ) -> Result<Vec<f64>> {
     let rows = point_count(points, dims)?;
-    if let Objective::Callback(_) | Objective::Catalogue { .. } = obj {
-        return Err(Error::arg(
-            "constraints",
-            "only an OpenCL source objective computes constraint values (a host callback gives violations)",
-        ));
-    }
-    if count == 0 || count > MAX_CONSTRAINTS {
-        return Err(Error::arg(
-            "constraints",
-            format!(
-                "{count} constraint values per point; expected 1 to {}",
-                MAX_CONSTRAINTS
-            ),
-        ));
-    }
+    check_compiled_constraints(obj, count, "constraints")?;
     let spec = obj
         .add_to(ProgramSpec::files(&["common.cl"]), double)?
         .define("MO_EVAL_KERNEL", 1)
@@ -380,18 +405,7 @@ pub fn repair_points(
     let dims = task.lo.len();
     let count = point_count(points, dims)?;
     let nc = task.inequalities.saturating_add(task.equalities);
-    if let Objective::Callback(_) | Objective::Catalogue { .. } = obj {
-        return Err(Error::arg(
-            "repair",
-            "only an OpenCL source objective computes constraint values",
-        ));
-    }
-    if nc == 0 || nc > MAX_CONSTRAINTS {
-        return Err(Error::arg(
-            "repair",
-            format!("{nc} constraint values per point; expected 1 to {MAX_CONSTRAINTS}"),
-        ));
-    }
+    check_compiled_constraints(obj, nc, "repair")?;
     if task.hi.len() != dims || task.integral.len() != dims {
         return Err(Error::arg(
             "repair",
@@ -422,12 +436,7 @@ pub fn repair_points(
     let program = ctx.build(&spec)?;
     let data = obj.data_bytes(dims, double)?;
     let q = ctx.queue()?;
-    let mut cols = vec![0.0; points.len()];
-    for (i, row) in points.chunks_exact(dims).enumerate() {
-        for (j, &v) in row.iter().enumerate() {
-            cols[j * count + i] = v;
-        }
-    }
+    let cols = transposed(points, dims, count, true);
     let nc = nc as usize;
     let per = nc * dims + nc * nc + nc;
     let size = if double { 8 } else { 4 };
@@ -437,7 +446,7 @@ pub fn repair_points(
     let kinds: Vec<u8> = task
         .integral
         .iter()
-        .map(|&i| if i { 0x80 } else { 0 })
+        .map(|&i| if i { INTEGRAL_KIND } else { 0 })
         .collect();
     let x = q.buffer_from(&fp_bytes(&cols, double), "points")?;
     let lo = q.buffer_from(&fp_bytes(task.lo, double), "limits")?;
@@ -479,13 +488,7 @@ pub fn repair_points(
     }
     q.finish()?;
     let cols = fp_values(&x.to_vec(&q)?, double);
-    let mut out = vec![0.0; points.len()];
-    for (i, row) in out.chunks_exact_mut(dims).enumerate() {
-        for (j, v) in row.iter_mut().enumerate() {
-            *v = cols[j * count + i];
-        }
-    }
-    Ok(out)
+    Ok(transposed(&cols, dims, count, false))
 }
 
 /// Values of catalogue function `name` at `count` points (row by row), through one program that
@@ -599,12 +602,7 @@ fn run_eval(
     // `functions_constraints` writes `width` values per point
     let width = constraints.unwrap_or(1);
     let q = ctx.queue()?;
-    let mut cols = vec![0.0; points.len()];
-    for (i, row) in points.chunks_exact(dims).enumerate() {
-        for (j, &v) in row.iter().enumerate() {
-            cols[j * count + i] = v;
-        }
-    }
+    let cols = transposed(points, dims, count, true);
     let size = if double { 8 } else { 4 };
     let x = q.buffer_from(&fp_bytes(&cols, double), "points")?;
     let data = q.buffer_from(if data.is_empty() { &[0u8; 8][..] } else { data }, "data")?;

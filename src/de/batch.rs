@@ -461,8 +461,8 @@ enum Obj {
     },
 }
 
-/// The kinds byte's flag of an integer dimension (`cl/de.cl` DE_INTEGRAL).
-const INTEGRAL: u8 = 0x80;
+/// The kinds byte's flag of an integer dimension.
+use crate::objective::INTEGRAL_KIND as INTEGRAL;
 
 /// Function numbers of user sources in the dispatcher: this plus the source's index.
 const USER_ID: u32 = 0x8000_0000;

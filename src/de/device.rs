@@ -167,8 +167,8 @@ fn fitted<'a, T: crate::device::ClScalar>(
     Ok(b.as_mut().expect("made above"))
 }
 
-/// The kinds byte's flag of an integer dimension (`cl/de.cl` DE_INTEGRAL).
-const INTEGRAL: u8 = 0x80;
+/// The kinds byte's flag of an integer dimension.
+use crate::objective::INTEGRAL_KIND as INTEGRAL;
 
 /// The device engine.
 pub struct DeviceDe {
