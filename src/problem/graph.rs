@@ -1225,7 +1225,9 @@ impl<'a> Iterator for PbFields<'a> {
     type Item = (u64, u8, u64, &'a [u8]);
 
     fn next(&mut self) -> Option<Self::Item> {
-        let b = &mut self.0;
+        // on a copy, kept only when the field is whole: a malformed field stays in `self.0`
+        let mut rest = self.0;
+        let b = &mut rest;
         let key = pb_varint(b)?;
         let (field, wire) = (key >> 3, (key & 7) as u8);
         if field == 0 {
@@ -1251,7 +1253,33 @@ impl<'a> Iterator for PbFields<'a> {
             },
             _ => return None,
         };
+        self.0 = rest;
         Some(item)
+    }
+}
+
+/// Checks that the message `m` is whole, as [`osm_check_block`] needs before it reads it: every
+/// field complete (no varint, fixed value or length-delimited field cut by the end of its
+/// message, no group or unknown wire type) and every varint of the packed fields `packed`
+/// complete. The decoder takes the end of its input as the end of a message cut there, so a cut
+/// field would otherwise hide what follows it from the check and not from the decoder.
+fn pb_whole(m: &[u8], packed: &[u64], what: &str) -> std::result::Result<(), String> {
+    let mut fields = pb_fields(m);
+    for (f, w, _, mut bytes) in fields.by_ref() {
+        if w == 2 && packed.contains(&f) {
+            while !bytes.is_empty() {
+                pb_varint(&mut bytes)
+                    .ok_or_else(|| format!("a cut or overlong varint in field {f} of {what}"))?;
+            }
+        }
+    }
+    if fields.0.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} cut or malformed {} bytes before its end",
+            fields.0.len()
+        ))
     }
 }
 
@@ -1292,8 +1320,10 @@ fn pb_sint32(v: u64) -> i32 {
 /// delta-coded sum (node ids, way refs, relation members, dense nodes' latitudes, longitudes,
 /// timestamps, changesets, users) in range of its type, and every coordinate, `offset +
 /// granularity x value` nanodegrees, in range of `i64` and within -90..90 degrees of latitude
-/// and -180..180 of longitude. The reason of the first failure, or Ok.
+/// and -180..180 of longitude; and, first, that each message it reads is whole
+/// ([`pb_whole`]). The reason of the first failure, or Ok.
 fn osm_check_block(block: &[u8]) -> std::result::Result<(), String> {
+    pb_whole(block, &[], "a block")?;
     let (mut gran, mut lat_off, mut lon_off) = (100i64, 0i64, 0i64);
     for (f, w, v, _) in pb_fields(block) {
         match (f, w) {
@@ -1338,8 +1368,17 @@ fn osm_check_block(block: &[u8]) -> std::result::Result<(), String> {
     }
     let ok = |_| Ok(());
     for (_, _, _, group) in pb_fields(block).filter(|f| f.0 == 2 && f.1 == 2) {
+        pb_whole(group, &[], "a primitive group")?;
         let mut dense = Vec::new();
         for (f, w, _, m) in pb_fields(group) {
+            // the packed fields of each message: keys, values, then as below
+            match (f, w) {
+                (1, 2) => pb_whole(m, &[2, 3], "a node")?,
+                (2, 2) => pb_whole(m, &[1, 8, 9, 10], "dense nodes")?,
+                (3, 2) => pb_whole(m, &[2, 3, 8, 9, 10], "a way")?,
+                (4, 2) => pb_whole(m, &[2, 3, 8, 9, 10], "a relation")?,
+                _ => {}
+            }
             match (f, w) {
                 (1, 2) => {
                     let one = [m];
@@ -1378,6 +1417,9 @@ fn osm_check_block(block: &[u8]) -> std::result::Result<(), String> {
             .iter()
             .flat_map(|d| pb_fields(d).filter(|f| f.0 == 5 && f.1 == 2).map(|f| f.3))
             .collect();
+        for i in &info {
+            pb_whole(i, &[1, 2, 3, 4, 5, 6], "dense nodes' information")?;
+        }
         sums(pb_repeated(&info, 2).map(pb_sint64), "timestamps", ok)?;
         sums(pb_repeated(&info, 3).map(pb_sint64), "changesets", ok)?;
         for (num, what) in [(4, "user ids"), (5, "user names")] {

@@ -562,6 +562,29 @@ fn an_osm_pbf_whose_numbers_overflow_is_refused_before_it_is_decoded() {
             r => panic!("{name}: {r:?}"),
         }
     }
+    // a last group whose length runs past the end of its block, holding way refs that
+    // overflow: the decoder takes the end of the block as the end of the group and decodes the
+    // refs, so a cut message is refused rather than left unchecked
+    let mut way = pb(1, 0, &[], 1);
+    way.extend(pb(2, 2, &varints(&[1]), 0));
+    way.extend(pb(3, 2, &varints(&[2]), 0));
+    way.extend(pb(8, 2, &sints(&[i64::MIN, -1]), 0));
+    let group = pb(3, 2, &way, 0);
+    let mut strings = pb(1, 2, b"", 0);
+    strings.extend(pb(1, 2, b"highway", 0));
+    strings.extend(pb(1, 2, b"residential", 0));
+    let mut block = pb(1, 2, &strings, 0);
+    block.push(0x12); // field 2, length-delimited
+    block.extend(varints(&[group.len() as u64 + 40]));
+    block.extend(&group);
+    let p = write(dir.path(), "cut.osm.pbf", &pbf_blob("OSMData", &block));
+    match Graph::from_osm_pbf(&p, OsmOptions::default()) {
+        Err(Error::Parse { msg, .. }) => assert!(
+            msg.contains("malformed data") && msg.contains("a block cut or malformed"),
+            "{msg}"
+        ),
+        r => panic!("{r:?}"),
+    }
     // a pipe or a device is refused, never read
     match Graph::from_osm_pbf(Path::new("/dev/zero"), OsmOptions::default()) {
         Err(Error::Parse { msg, .. }) => assert!(msg.contains("not a regular file"), "{msg}"),
