@@ -32,9 +32,13 @@
 //! |---|---|
 //! | `device` | `bh_steps` of `cl/bh.cl`: one work-item a chain, the state in device buffers between launches |
 //! | `cpu` | the rayon twin: the same words, deviates and hop table, so it takes the device's steps |
+//! | `polish` | the library's polish: one bounded (1+1)-ES search from another solver's best point |
 
 mod cpu;
 mod device;
+mod polish;
+
+pub use polish::{polish, Polish, Polished};
 
 use crate::de::constraints::{self, Constraints, Handling};
 use crate::device::{bytes, Backend, Footprint};

@@ -22,7 +22,7 @@ use metaopt::de::{
     MigrationKind, Record, Selection,
 };
 use metaopt::objective::Objective;
-use metaopt::run::Stop;
+use metaopt::run::{Stop, StopReason};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -236,6 +236,15 @@ pub struct DeArgs {
     constraint_handling: String,
     #[command(flatten)]
     repair: crate::args::RepairArgs,
+    /// After the generations, polish the best point: basin hopping's (1+1)-ES from it within
+    /// the box (8 chains sharing the lowest point, 1000 + 200 x dims steps each), kept when it
+    /// is better by Deb's rules; not after an interrupt, not with --mpi; the time limit and
+    /// Ctrl-C bound it too
+    #[arg(long, conflicts_with_all = ["batch", "problems", "mpi"])]
+    polish: bool,
+    /// --polish: steps of every chain
+    #[arg(long, value_name = "N", requires = "polish", value_parser = clap::value_parser!(u32).range(1..))]
+    polish_steps: Option<u32>,
 }
 
 /// The constrained run `a` asks for: the CEC 2006 problem named by `--function` (its objective,
@@ -398,9 +407,23 @@ struct DeJson<'a> {
     stopped_by: &'static str,
     minimum: Option<f64>,
     error: Option<f64>,
+    /// with --polish: the point it started from and what it took (`value` and `x` are the
+    /// polished point's when it improved)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    polish: Option<PolishJson>,
     /// with constraints: their counts and handling, and the best point's violation (0 feasible)
     #[serde(skip_serializing_if = "Option::is_none")]
     constraints: Option<ConstraintsJson>,
+}
+
+#[derive(Serialize)]
+struct PolishJson {
+    start_value: f64,
+    start_violation: f64,
+    improved: bool,
+    evaluations: u64,
+    seconds: f64,
+    stopped_by: &'static str,
 }
 
 #[derive(Serialize)]
@@ -562,6 +585,14 @@ pub fn run(a: &DeArgs) -> CliResult {
             (obj.objective, obj.name, obj.info, None, None)
         }
     };
+    if a.polish && backend == metaopt::de::Backend::Cpu {
+        if let Objective::Source { .. } = objective {
+            return Err(
+                "--polish: on the CPU backend basin hopping evaluates catalogue functions only; a --source or CEC 2006 problem is polished on a device (leave out --cpu)"
+                    .into(),
+            );
+        }
+    }
     let (lo, hi) = a.objective.interval(info);
     let seeds = seeds(a.seed);
     let mut options = DeOptions {
@@ -734,6 +765,41 @@ pub fn run(a: &DeArgs) -> CliResult {
         // rank 0 prints
         return Ok(());
     }
+    let polished = if a.polish && r.stopped_by != StopReason::Interrupted {
+        let cfg = de.config();
+        let (lo, hi): (Vec<f64>, Vec<f64>) = (cfg.lo.clone(), cfg.hi.clone());
+        let p = metaopt::bh::Polish {
+            steps: a
+                .polish_steps
+                .unwrap_or(metaopt::bh::Polish::for_dims(dims as usize).steps),
+            double: cfg.options.double,
+            ..metaopt::bh::Polish::for_dims(dims as usize)
+        };
+        let stop = Stop {
+            time_limit: crate::time_left(time_limit),
+            token: Some(crate::stop_token()),
+            ..Stop::default()
+        };
+        let pb = metaopt::bh::polish(
+            &objective,
+            cons.as_ref(),
+            &lo,
+            &hi,
+            &r.x,
+            &p,
+            backend,
+            &stop,
+        )
+        .map_err(|e| flag_error("--polish", e))?;
+        if pb.improved {
+            (r.value, r.violation) = (pb.value, pb.violation);
+            r.x.clone_from(&pb.x);
+        }
+        r.evaluations += pb.evaluations;
+        Some(pb)
+    } else {
+        None
+    };
     r.value = out::rounded(r.value, fsingle);
     if single {
         // the points are the device's floats too
@@ -799,6 +865,14 @@ pub fn run(a: &DeArgs) -> CliResult {
             stopped_by: r.stopped_by.word(),
             minimum,
             error: minimum.map(|m| r.value - m),
+            polish: polished.as_ref().map(|p| PolishJson {
+                start_value: p.start_value,
+                start_violation: p.start_violation,
+                improved: p.improved,
+                evaluations: p.evaluations,
+                seconds: p.seconds,
+                stopped_by: p.stopped_by.word(),
+            }),
             constraints: cons.as_ref().map(|c| ConstraintsJson {
                 inequalities: c.inequalities,
                 equalities: c.equalities,
@@ -920,6 +994,20 @@ pub fn run(a: &DeArgs) -> CliResult {
             .collect::<Vec<_>>()
             .join(" ")
     };
+    if let Some(p) = &polished {
+        t += &format!(
+            "polish       {} from {} ({} evaluations, {:.3} s, stopped by {})\n",
+            if p.improved {
+                "improved"
+            } else {
+                "kept the point"
+            },
+            out::value(out::rounded(p.start_value, fsingle), fsingle),
+            out::thousands(p.evaluations),
+            p.seconds,
+            p.stopped_by.word()
+        );
+    }
     t += &format!("at           {}\n", show(&r.x));
     t += &format!(
         "island       {} (F {}, CR {})\n",

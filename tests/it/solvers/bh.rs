@@ -431,3 +431,104 @@ fn constrained_chains_follow_debs_rules_on_both_backends() {
         "constraints"
     );
 }
+
+/// The polish (`metaopt::bh::polish`) from `x0` of `obj` in the box of `name`'s domain.
+fn polished(
+    name: &str,
+    x0: &[f64],
+    backend: Backend,
+    stop: &metaopt::run::Stop,
+) -> metaopt::error::Result<metaopt::bh::Polished> {
+    let info = functions::lookup(name).unwrap();
+    let (a, b) = info.domain;
+    let (lo, hi) = (vec![a; x0.len()], vec![b; x0.len()]);
+    let obj = Objective::catalogue(name).unwrap();
+    let p = metaopt::bh::Polish::for_dims(x0.len());
+    metaopt::bh::polish(&obj, None, &lo, &hi, x0, &p, backend, stop)
+}
+
+#[test]
+fn the_polish_finishes_a_point_alike_on_the_device_and_the_cpu_and_never_worsens_it() {
+    use metaopt::run::Stop;
+    let dims = 5;
+    let x0: Vec<f64> = (0..dims).map(|j| 0.01 * (j as f64 + 1.0)).collect();
+    let f0: f64 = x0.iter().map(|x| x * x).sum();
+    let dev = polished("F1", &x0, Backend::DEVICE, &Stop::default()).unwrap();
+    let cpu = polished("F1", &x0, Backend::Cpu, &Stop::default()).unwrap();
+    let p = metaopt::bh::Polish::for_dims(dims);
+    for r in [&dev, &cpu] {
+        assert!(r.improved, "{r:?}");
+        assert!((r.start_value - f0).abs() <= 1e-15, "{r:?}");
+        // the sphere from about 1e-3 to rounding: the 1/5 rule's search ends near 5e-17 of
+        // the width
+        assert!(r.value < 1e-20, "{r:?}");
+        assert_eq!(r.evaluations, 1 + p.chains as u64 * (p.steps as u64 + 2));
+        assert_eq!(r.stopped_by, metaopt::run::StopReason::Budget);
+        assert!(r.x.iter().all(|x| x.abs() <= 5.12));
+    }
+    // additions and products only: the device takes the CPU twin's steps
+    assert_eq!(dev.value, cpu.value);
+    assert_eq!(dev.x, cpu.x);
+    // at the minimum already: nothing lower, the point kept as given
+    let zero = vec![0.0; dims];
+    let at = polished("F1", &zero, Backend::Cpu, &Stop::default()).unwrap();
+    assert!(!at.improved && at.value == 0.0 && at.x == zero, "{at:?}");
+    // a stop token already requested: the point kept, stopped by the interrupt
+    let token = metaopt::StopToken::new();
+    token.request();
+    let stop = Stop {
+        token: Some(token),
+        ..Stop::default()
+    };
+    let cut = polished("F1", &x0, Backend::Cpu, &stop).unwrap();
+    assert!(!cut.improved && cut.x == x0, "{cut:?}");
+    assert_eq!(cut.stopped_by, metaopt::run::StopReason::Interrupted);
+}
+
+#[test]
+fn the_polish_names_its_bad_arguments() {
+    use metaopt::bh::{polish, Polish};
+    use metaopt::run::Stop;
+    let obj = Objective::catalogue("F1").unwrap();
+    let (lo, hi) = (vec![-1.0; 2], vec![1.0; 2]);
+    let arg = |r: metaopt::error::Result<metaopt::bh::Polished>| match r {
+        Err(Error::InvalidArgument { arg, .. }) => arg,
+        r => panic!("expected an invalid argument, got {r:?}"),
+    };
+    let p = Polish::for_dims(2);
+    let go =
+        |x: &[f64], p: &Polish, stop: &Stop| polish(&obj, None, &lo, &hi, x, p, Backend::Cpu, stop);
+    let none = Stop::default();
+    assert_eq!(arg(go(&[0.5], &p, &none)), "x");
+    assert_eq!(arg(go(&[0.5, 2.0], &p, &none)), "x");
+    assert_eq!(arg(go(&[0.5, f64::NAN], &p, &none)), "x");
+    assert_eq!(
+        arg(go(
+            &[0.5, 0.5],
+            &Polish {
+                steps: 0,
+                ..p.clone()
+            },
+            &none
+        )),
+        "polish.steps"
+    );
+    assert_eq!(
+        arg(go(
+            &[0.5, 0.5],
+            &Polish {
+                chains: 0,
+                ..p.clone()
+            },
+            &none
+        )),
+        "polish.chains"
+    );
+    assert_eq!(arg(go(&[0.5, 0.5], &p, &Stop::budget(5))), "stop");
+    // a source objective on the CPU backend (basin hopping's twin evaluates no source)
+    let src = Objective::source(
+        "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data) { return x[0]; }".to_string(),
+        Vec::new(),
+    );
+    assert!(polish(&src, None, &lo, &hi, &[0.5, 0.5], &p, Backend::Cpu, &none).is_err());
+}

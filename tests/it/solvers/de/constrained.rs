@@ -522,3 +522,51 @@ fn repair_refusals_name_their_argument() {
     let e = r.unwrap_err().to_string();
     assert!(e.contains("repair") && e.contains("jade"), "{e}");
 }
+
+#[test]
+fn the_polish_finishes_a_short_g06_run_on_the_device_and_stays_feasible() {
+    // 60 generations leave G06's best short of its vertex; the polish (basin hopping's
+    // (1+1)-ES by Deb's rules from that point, the run's epsilon level not used) walks along the
+    // active constraints towards it
+    let (obj, bounds, mut c) = constraints::cec2006("G06").unwrap();
+    c.handling = Handling::EPSILON_DEFAULT;
+    let best = metaopt::problem::cec2006::info("G06").unwrap().best;
+    let mut de = constrained_solver(&bounds, 2, 20, Backend::DEVICE, 3);
+    de.set_constraints(Some(c.clone())).unwrap();
+    de.init(
+        &obj,
+        Mutation::Rand1,
+        Migration::new(MigrationKind::None, 1),
+    )
+    .unwrap();
+    let r = de.run(&Stop::budget(60)).unwrap();
+    let (lo, hi): (Vec<f64>, Vec<f64>) = bounds.iter().copied().unzip();
+    let p = metaopt::bh::Polish::for_dims(2);
+    let pol = metaopt::bh::polish(
+        &obj,
+        Some(&c),
+        &lo,
+        &hi,
+        &r.x,
+        &p,
+        Backend::DEVICE,
+        &Stop::default(),
+    )
+    .unwrap();
+    assert!(pol.improved, "{pol:?}");
+    assert_eq!(pol.violation, 0.0, "{pol:?}");
+    assert!(
+        pol.value < r.value || r.violation > 0.0,
+        "{pol:?} from {r:?}"
+    );
+    assert!(pol.value - best < 0.1, "{} vs {best}", pol.value);
+    // the host reference agrees that the point is feasible and has that value
+    let (value, cv) = metaopt::problem::cec2006::eval(6, &pol.x).unwrap();
+    let info = metaopt::problem::cec2006::info("G06").unwrap();
+    assert_eq!(metaopt::problem::cec2006::violation(&info, &cv), 0.0);
+    assert!(
+        (value - pol.value).abs() <= 1e-9 * value.abs(),
+        "{value} vs {}",
+        pol.value
+    );
+}
