@@ -184,7 +184,7 @@ const MAX_RECORD: usize = 1024;
 
 /// The coordinate records of a PDB text (`ATOM`, `HETATM`, `MODEL`, `ENDMDL`, `TER`, `END`),
 /// checked: printable ASCII, and in atoms finite coordinates (within `MAX_COORD`), occupancy
-/// and temperature factor where they are numbers.
+/// (at least 0) and temperature factor where they are numbers.
 fn pdb_atoms(text: &str, path: &Path) -> Result<String> {
     const KEEP: [&str; 5] = ["ATOM  ", "HETATM", "MODEL ", "ENDMDL", "TER"];
     const FIELDS: [(&str, usize, usize); 5] = [
@@ -234,6 +234,15 @@ fn pdb_atoms(text: &str, path: &Path) -> Result<String> {
                     let limit = if a < 54 { super::MAX_COORD } else { f64::MAX };
                     if v.is_nan() || v.abs() > limit {
                         check_coordinate(f64::NAN, what, f, path, i + 1)?;
+                    }
+                    // pdbtbx divides a shared atom's occupancy among alternative locations
+                    // and unwraps the check of the result, which fails below 0
+                    if what == "occupancy" && v < 0.0 {
+                        return Err(Error::parse(
+                            path,
+                            i + 1,
+                            format!("occupancy `{}`; expected at least 0", quote(f)),
+                        ));
                     }
                 }
             }
@@ -639,12 +648,25 @@ fn check_atom_site(tags: &[CifToken], vals: &[CifToken], path: &Path) -> Result<
             let Some(c) = c else { continue };
             let t = &row[c];
             let plain = t.text.split('(').next().unwrap_or("");
-            if !t.quoted && cif_number(plain) == Some(None) {
+            let v = if t.quoted { None } else { cif_number(plain) };
+            if v == Some(None) {
                 return Err(Error::parse(
                     path,
                     t.line,
                     format!(
                         "`_atom_site.{n}` `{}`; expected a finite number",
+                        quote(t.text)
+                    ),
+                ));
+            }
+            // pdbtbx divides a shared atom's occupancy among alternative locations and
+            // unwraps the check of the result, which fails below 0
+            if n == "occupancy" && v.flatten().is_some_and(|v| v < 0.0) {
+                return Err(Error::parse(
+                    path,
+                    t.line,
+                    format!(
+                        "`_atom_site.occupancy` `{}`; expected at least 0",
                         quote(t.text)
                     ),
                 ));

@@ -1438,8 +1438,9 @@ fn osm_check_block(block: &[u8]) -> std::result::Result<(), String> {
 /// [`max_osm_decompressed`] bytes in all, reading the framing itself (a 4-byte length, a
 /// `BlobHeader` whose field 1 is the blob's type and field 3 its size, the `Blob` whose field 1
 /// is raw data and field 3 zlib data) and counting what each zlib stream gives, one blob held at
-/// a time; and that each `OSMData` block's numbers decode without overflow
-/// ([`osm_check_block`]). Framing errors are left to the reader that follows.
+/// a time; that no header or blob is cut by the end of the file; and that each `OSMData`
+/// block's numbers decode without overflow ([`osm_check_block`]). Other framing errors are left
+/// to the reader that follows.
 fn osm_check_sizes(path: &Path) -> Result<()> {
     use std::io::Read;
     let io = |source: std::io::Error| Error::Io {
@@ -1452,6 +1453,15 @@ fn osm_check_sizes(path: &Path) -> Result<()> {
     let mut r = std::io::BufReader::new(file);
     let mut total = 0u64;
     let mut buf = Vec::new();
+    // the decoder takes the end of the file as the end of a blob or header cut there and
+    // decodes what it holds: refused here, where it would escape the checks below
+    let cut = |what: &str, want: u64, got: usize| {
+        Error::parse(
+            path,
+            0,
+            format!("OpenStreetMap PBF: a {what} of {want} bytes cut by the end of the file after {got}"),
+        )
+    };
     // exactly `len` bytes into `buf`, or false at the end of the file
     let read = |r: &mut std::io::BufReader<std::fs::File>, buf: &mut Vec<u8>, len: u64| {
         buf.clear();
@@ -1471,7 +1481,7 @@ fn osm_check_sizes(path: &Path) -> Result<()> {
             ));
         }
         if !read(&mut r, &mut buf, hlen)? {
-            return Ok(());
+            return Err(cut("blob header", hlen, buf.len()));
         }
         let (mut size, mut data) = (0, false);
         for f in pb_fields(&buf) {
@@ -1489,7 +1499,7 @@ fn osm_check_sizes(path: &Path) -> Result<()> {
             ));
         }
         if !read(&mut r, &mut buf, size)? {
-            return Ok(());
+            return Err(cut("blob", size, buf.len()));
         }
         for (field, wire, _, bytes) in pb_fields(&buf) {
             let zlib;

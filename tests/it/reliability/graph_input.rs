@@ -639,4 +639,14 @@ fn an_osm_pbf_zlib_bomb_is_refused_before_it_is_decoded() {
         .to_string();
     assert!(msg.contains("corrupt zlib stream"), "{msg}");
     assert!(msg.contains("checksum.osm.pbf"), "{msg}");
+    // a blob or a blob header cut by the end of the file: the decoder would decode what the
+    // cut part holds
+    let whole = pbf_blob("OSMData", b"\x0a\x00");
+    for (name, keep) in [("cut-blob", whole.len() - 3), ("cut-header", 7)] {
+        let p = write(dir.path(), &format!("{name}.osm.pbf"), &whole[..keep]);
+        let msg = Graph::from_osm_pbf(&p, OsmOptions::default())
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("cut by the end of the file"), "{name}: {msg}");
+    }
 }

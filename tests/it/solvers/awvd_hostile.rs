@@ -192,6 +192,15 @@ fn awvd_pdb_reader_refuses_what_pdbtbx_cannot_take() {
         e.contains("ctl.pdb:5") && e.contains("\\u{7}") && !e.contains('\x07'),
         "{e}"
     );
+    // a negative occupancy: pdbtbx divides a shared atom's occupancy among alternative
+    // locations and panicked on the check of the result
+    let text = pdb_atoms(["1.000", "1.000", "1.000"]).replacen("  1.00  0.00", "-43.50  0.00", 1);
+    let p = write(dir.path(), "occ.pdb", &text);
+    let e = awvd::read_structure(&p, &sel).unwrap_err().to_string();
+    assert!(
+        e.contains("occ.pdb:1") && e.contains("occupancy") && e.contains("-43.50"),
+        "{e}"
+    );
 }
 
 fn cif(cell_a: &str, x: &str, id: &str) -> String {
@@ -475,4 +484,20 @@ fn awvd_crowded_balls_are_refused_before_tracing() {
     )
     .unwrap();
     assert!(cpu(&balls).is_ok());
+}
+
+#[test]
+fn awvd_mmcif_reader_refuses_a_negative_occupancy() {
+    // pdbtbx divides a shared atom's occupancy among alternative locations and panicked on the
+    // check of the result
+    let dir = tempfile::tempdir().unwrap();
+    let text = cif("50.0", "1.0", "5").replace("1.0 1.0 1.00 0.00 1\n#", "1.0 1.0 -2.5 0.00 1\n#");
+    let p = write(dir.path(), "occ.cif", &text);
+    let e = awvd::read_structure(&p, &AtomSelection::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("occ.cif:") && e.contains("occupancy") && e.contains("-2.5"),
+        "{e}"
+    );
 }
