@@ -1535,3 +1535,98 @@ fn de_constrained_problems_and_sources() {
         fails(&args, why);
     }
 }
+
+#[test]
+fn de_polish_finishes_the_best_point_and_names_its_refusals() {
+    let base = [
+        "de",
+        "--function",
+        "F1",
+        "--dims",
+        "5",
+        "--islands",
+        "2",
+        "--members",
+        "10",
+        "--max-generations",
+        "40",
+        "--json",
+    ];
+    let plain = json(&base);
+    let j = json(&[&base[..], &["--polish", "--polish-steps", "1500"]].concat());
+    let p = &j["polish"];
+    // the same run, then the polish from its best point: far lower, its evaluations counted
+    assert_eq!(p["start_value"], plain["value"]);
+    assert_eq!(p["improved"], true);
+    assert_eq!(p["stopped_by"], "budget");
+    let (v0, v) = (
+        plain["value"].as_f64().unwrap(),
+        j["value"].as_f64().unwrap(),
+    );
+    assert!(v < 1e-3 * v0 && v < 1e-12, "{v0} -> {v}");
+    let pe = p["evaluations"].as_u64().unwrap();
+    assert_eq!(pe, 1 + 8 * (1500 + 2));
+    assert_eq!(
+        j["evaluations"].as_u64().unwrap(),
+        plain["evaluations"].as_u64().unwrap() + pe
+    );
+    // the text names it
+    let t = ok(&[&base[..base.len() - 1], &["--polish", "--cpu"]].concat());
+    assert!(t.contains("polish       improved from"), "{t}");
+    // a constrained problem on a device: feasible, closer to G06's best than the run
+    let g = json(&[
+        "de",
+        "--function",
+        "G06",
+        "--dims",
+        "2",
+        "--islands",
+        "2",
+        "--members",
+        "20",
+        "--max-generations",
+        "60",
+        "--polish",
+        "--json",
+    ]);
+    assert_eq!(g["constraints"]["feasible"], true);
+    assert!(g["value"].as_f64().unwrap() < -6961.0, "{g}");
+    // refusals, before the run
+    fails(
+        &[
+            "de",
+            "--function",
+            "G06",
+            "--dims",
+            "2",
+            "--polish",
+            "--cpu",
+        ],
+        "--polish",
+    );
+    fails(
+        &[
+            "de",
+            "--function",
+            "F1",
+            "--dims",
+            "2",
+            "--polish-steps",
+            "5",
+        ],
+        "--polish",
+    );
+    fails(
+        &[
+            "de",
+            "--function",
+            "F1",
+            "--dims",
+            "2",
+            "--polish",
+            "--problems",
+            "4",
+        ],
+        "--polish",
+    );
+}
