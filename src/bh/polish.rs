@@ -107,7 +107,7 @@ pub struct Polished {
     pub stopped_by: StopReason,
 }
 
-/// Polishes `x` in the box `lo`..`hi` of `objective`, with the constraints `cons` compared by
+/// Polishes `x` in the box `(lo, hi)` of `objective`, with the constraints `cons` compared by
 /// Deb's rules (whatever rule the solver that found `x` used; the repair is the island DE's
 /// and is not used here). `stop` may add a time limit and a stop token (its budget,
 /// evaluations and target are the polish's own and are refused). Errors name the argument:
@@ -116,8 +116,7 @@ pub struct Polished {
 pub fn polish(
     objective: &Objective,
     cons: Option<&Constraints>,
-    lo: &[f64],
-    hi: &[f64],
+    (lo, hi): (&[f64], &[f64]),
     x: &[f64],
     p: &Polish,
     backend: Backend,

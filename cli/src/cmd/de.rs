@@ -783,8 +783,7 @@ pub fn run(a: &DeArgs) -> CliResult {
         let pb = metaopt::bh::polish(
             &objective,
             cons.as_ref(),
-            &lo,
-            &hi,
+            (&lo, &hi),
             &r.x,
             &p,
             backend,

@@ -444,7 +444,7 @@ fn polished(
     let (lo, hi) = (vec![a; x0.len()], vec![b; x0.len()]);
     let obj = Objective::catalogue(name).unwrap();
     let p = metaopt::bh::Polish::for_dims(x0.len());
-    metaopt::bh::polish(&obj, None, &lo, &hi, x0, &p, backend, stop)
+    metaopt::bh::polish(&obj, None, (&lo, &hi), x0, &p, backend, stop)
 }
 
 #[test]
@@ -496,8 +496,9 @@ fn the_polish_names_its_bad_arguments() {
         r => panic!("expected an invalid argument, got {r:?}"),
     };
     let p = Polish::for_dims(2);
-    let go =
-        |x: &[f64], p: &Polish, stop: &Stop| polish(&obj, None, &lo, &hi, x, p, Backend::Cpu, stop);
+    let go = |x: &[f64], p: &Polish, stop: &Stop| {
+        polish(&obj, None, (&lo, &hi), x, p, Backend::Cpu, stop)
+    };
     let none = Stop::default();
     assert_eq!(arg(go(&[0.5], &p, &none)), "x");
     assert_eq!(arg(go(&[0.5, 2.0], &p, &none)), "x");
@@ -530,5 +531,5 @@ fn the_polish_names_its_bad_arguments() {
         "FP objective(__global const FP *x, uint dims, uint stride, __global const void *data) { return x[0]; }".to_string(),
         Vec::new(),
     );
-    assert!(polish(&src, None, &lo, &hi, &[0.5, 0.5], &p, Backend::Cpu, &none).is_err());
+    assert!(polish(&src, None, (&lo, &hi), &[0.5, 0.5], &p, Backend::Cpu, &none).is_err());
 }

@@ -545,8 +545,7 @@ fn the_polish_finishes_a_short_g06_run_on_the_device_and_stays_feasible() {
     let pol = metaopt::bh::polish(
         &obj,
         Some(&c),
-        &lo,
-        &hi,
+        (&lo, &hi),
         &r.x,
         &p,
         Backend::DEVICE,
