@@ -9,7 +9,8 @@
 //! success.
 //!
 //! The solver: the fixed DE (`Algorithm::De`, the only one that takes constraints), DE/rand/1
-//! with binomial crossover CR 0.9 and F spread over the islands from 0.5 to 0.9, saturation at
+//! with binomial crossover CR 0.9 and F spread over the islands from 0.5 to 0.9 (`--CR`,
+//! `--F-min`, `--F-max`), saturation at
 //! the bounds, `--islands` x `--members` (4 x 40 by default; one run is one such archipelago),
 //! PermuteN migration every 20 generations, in double; constraints compared by Deb's
 //! feasibility rules (`--handling deb`) or the epsilon level (`--handling epsilon`, with
@@ -39,10 +40,11 @@ use std::time::{Duration, Instant};
 /// The report's success criterion: f(x) - f(x*) at most this, at a feasible x.
 pub const SUCCESS_ERROR: f64 = 1e-4;
 
-/// F of the islands, spread linearly from the first to the last island.
+/// F of the islands, spread linearly from the first to the last island (the defaults of
+/// `--F-min` and `--F-max`).
 const F_MIN: f64 = 0.5;
 const F_MAX: f64 = 0.9;
-/// CR of every island.
+/// CR of every island (the default of `--CR`).
 const CR: f64 = 0.9;
 /// Generations between two migrations.
 const MIGRATION_PERIOD: u32 = 20;
@@ -99,6 +101,16 @@ pub struct BenchConstrainedArgs {
     /// Mutation strategy (the fixed DE's)
     #[arg(long, default_value = "DE/rand/1", value_name = "NAME")]
     mutation: String,
+    /// F of the first island (the fixed DE's F is spread linearly from it to --f-max over the
+    /// islands; one island takes this one)
+    #[arg(long = "F-min", default_value_t = F_MIN, value_name = "F")]
+    f_min: f64,
+    /// F of the last island
+    #[arg(long = "F-max", default_value_t = F_MAX, value_name = "F")]
+    f_max: f64,
+    /// CR of every island
+    #[arg(long = "CR", default_value_t = CR, value_name = "CR")]
+    cr: f64,
     /// The DE algorithm: de (F spread over the islands, CR fixed), or an adaptive variant,
     /// jade, shade, lshade, jso (L-SHADE and jSO shrink each island over its share of the
     /// evaluations, without migration)
@@ -363,9 +375,9 @@ fn one_run(
     o.double = true;
     o.precision = metaopt::Precision::Double;
     o.f_mode = FMode::Linspace;
-    o.f_min = F_MIN;
-    o.f_max = F_MAX;
-    o.cr = vec![CR];
+    o.f_min = a.f_min;
+    o.f_max = a.f_max;
+    o.cr = vec![a.cr];
     let seed = a.seed.wrapping_add(4 * r as u64);
     o.init_seed = seed;
     o.mutation_seed = seed.wrapping_add(1);
