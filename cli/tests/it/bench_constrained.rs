@@ -154,6 +154,8 @@ fn bad_arguments_name_their_flag() {
     fails(&with(&["--members", "2", "--problems", "G06"]), "--members");
     fails(&with(&["--mutation", "DE/nope/1"]), "--mutation");
     fails(&with(&["--time-limit=-1"]), "--time-limit");
+    fails(&with(&["--problems", "G06", "--CR", "1.5"]), "--CR");
+    fails(&with(&["--problems", "G06", "--F-min=-1"]), "--F-min");
     fails(
         &with(&["--problems", "G06", "--csv", "/nonexistent-dir/x.csv"]),
         "--csv",
