@@ -1485,6 +1485,89 @@ typedef struct MetaoptBhSolveResult {
 } MetaoptBhSolveResult;
 
 /**
+ * The settings of `metaopt_bh_polish` (`bh::Polish`).
+ */
+typedef struct MetaoptPolishOptions {
+  /**
+   * Chains searching side by side from the point, each with its own random numbers
+   * (default 8).
+   */
+  uint32_t chains;
+  /**
+   * Steps of every chain's search (default 1000 + 200 dims, at most 100000): the polish
+   * evaluates `chains (steps + 2) + 1` points.
+   */
+  uint32_t steps;
+  /**
+   * Seed of the chains' random numbers (default 1).
+   */
+  uint64_t seed;
+  /**
+   * A `MetaoptPrecision`, a `MetaoptBackend` and a device number (or -1), as in
+   * `MetaoptBhOptions`.
+   */
+  int32_t precision;
+  int32_t backend;
+  int32_t device;
+  /**
+   * Constraints (NULL: none), compared by Deb's rules, as `MetaoptBhOptions.constraints`
+   * (the repair's fields are not used).
+   */
+  const struct MetaoptConstraints *constraints;
+  /**
+   * Seconds of the polish (0: no limit).
+   */
+  double time_limit;
+  /**
+   * NULL, or a token whose request stops the polish (as `metaopt_interrupt` does).
+   */
+  const struct MetaoptStopToken *stop_token;
+} MetaoptPolishOptions;
+
+/**
+ * The result of `metaopt_bh_polish`. `x` is owned by the caller: free it with
+ * `metaopt_bh_free_polish_result`. On error `x` is NULL and the numbers 0.
+ */
+typedef struct MetaoptPolishResult {
+  /**
+   * The best point (`dims` entries; the given one when nothing better was found), its value
+   * and violation (0 without constraints).
+   */
+  double value;
+  double *x;
+  uint32_t dims;
+  double violation;
+  /**
+   * The given point's value and violation, as the polish evaluated them.
+   */
+  double start_value;
+  double start_violation;
+  /**
+   * 1 when the result is better than the given point by Deb's rules, else 0.
+   */
+  uint8_t improved;
+  uint64_t evaluations;
+  double seconds;
+  /**
+   * A `MetaoptStopReason`: budget (the steps spent), time_limit or interrupted.
+   */
+  int32_t stop_reason;
+  /**
+   * The `MetaoptPrecision` used.
+   */
+  int32_t precision;
+  /**
+   * `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the given point or a better one)
+   * or another `MetaoptErrorCode`.
+   */
+  int32_t error_code;
+  /**
+   * NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+   */
+  char *error_message;
+} MetaoptPolishResult;
+
+/**
  * One problem of the set (`metaopt_cec2006_info`). Only `error_message` is owned: free it with
  * `metaopt_pointer_free`. On error every number is 0.
  */
@@ -3871,6 +3954,45 @@ struct MetaoptStringResult metaopt_bh_info(const struct MetaoptBhInstance *h);
  * `h` must be NULL or a handle pointer (checked).
  */
 void metaopt_bh_free(struct MetaoptBhInstance *h);
+
+/**
+ * The library's polish settings for `dims` dimensions (`bh::Polish::for_dims`), auto
+ * precision, the device backend, the device in use, no constraints, no limit.
+ */
+struct MetaoptPolishOptions metaopt_bh_default_polish_options(uint32_t dims);
+
+/**
+ * Polishes `x` (`dims` values inside the box `lo[j]`..`hi[j]`) of `objective` (as
+ * `metaopt_bh_create` takes it, with `data_bytes` bytes of `data` for a source): basin
+ * hopping's (1+1)-ES from the point, kept only when better by Deb's rules (`bh::polish`).
+ * `options` may be NULL for `metaopt_bh_default_polish_options(dims)`. A time limit or an
+ * interrupt before the searches end returns `METAOPT_INTERRUPTED` (an interrupt) or
+ * `METAOPT_OK` (the limit) with the given point. Errors name the argument (`objective`, `lo`,
+ * `hi`, `dims`, `x`, `data`, `options.<field>`). Free the result with
+ * `metaopt_bh_free_polish_result`.
+ *
+ * # Safety
+ * `objective` NULL or valid (its callback valid for the call); `lo`, `hi` and `x` NULL or
+ * `dims` values; `data` NULL or `data_bytes` bytes; `options` NULL or valid, its
+ * `constraints` and `stop_token` NULL or valid.
+ */
+struct MetaoptPolishResult metaopt_bh_polish(const struct MetaoptObjective *objective,
+                                             const double *lo,
+                                             const double *hi,
+                                             uint32_t dims,
+                                             const void *data,
+                                             uint64_t data_bytes,
+                                             const double *x,
+                                             const struct MetaoptPolishOptions *options);
+
+/**
+ * Frees the point and the message of a `MetaoptPolishResult` and sets them to NULL (a second
+ * call is harmless). NULL is a no-op.
+ *
+ * # Safety
+ * `r` must be NULL or point to a result of `metaopt_bh_polish` (or one already freed here).
+ */
+void metaopt_bh_free_polish_result(struct MetaoptPolishResult *r);
 
 /**
  * Problem `problem` of the CEC 2006 set: "G01".."G24" (case-insensitive; "g1" and "7" name G01

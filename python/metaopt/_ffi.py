@@ -524,6 +524,38 @@ class MetaoptBhSolveResult(Structure):
     ]
 
 
+class MetaoptPolishOptions(Structure):
+    _fields_ = [
+        ("chains", c_uint32),
+        ("steps", c_uint32),
+        ("seed", c_uint64),
+        ("precision", c_int32),
+        ("backend", c_int32),
+        ("device", c_int32),
+        ("constraints", POINTER(MetaoptConstraints)),
+        ("time_limit", c_double),
+        ("stop_token", MetaoptStopToken_p),
+    ]
+
+
+class MetaoptPolishResult(Structure):
+    _fields_ = [
+        ("value", c_double),
+        ("x", POINTER(c_double)),
+        ("dims", c_uint32),
+        ("violation", c_double),
+        ("start_value", c_double),
+        ("start_violation", c_double),
+        ("improved", c_uint8),
+        ("evaluations", c_uint64),
+        ("seconds", c_double),
+        ("stop_reason", c_int32),
+        ("precision", c_int32),
+        ("error_code", c_int32),
+        ("error_message", c_char_ptr),
+    ]
+
+
 class MetaoptCec2006Info(Structure):
     _fields_ = [
         ("id", c_uint32),
@@ -1343,6 +1375,8 @@ STRUCTS = {
     "MetaoptBhCreateResult": MetaoptBhCreateResult,
     "MetaoptObjective": MetaoptObjective,
     "MetaoptBhSolveResult": MetaoptBhSolveResult,
+    "MetaoptPolishOptions": MetaoptPolishOptions,
+    "MetaoptPolishResult": MetaoptPolishResult,
     "MetaoptCec2006Info": MetaoptCec2006Info,
     "MetaoptDoubleArrayResult": MetaoptDoubleArrayResult,
     "MetaoptCec2006EvaluateResult": MetaoptCec2006EvaluateResult,
@@ -1505,6 +1539,22 @@ SIGNATURES = {
     ]),
     "metaopt_bh_free": (None, [
         MetaoptBhInstance_p,  # h
+    ]),
+    "metaopt_bh_default_polish_options": (MetaoptPolishOptions, [
+        c_uint32,  # dims
+    ]),
+    "metaopt_bh_polish": (MetaoptPolishResult, [
+        POINTER(MetaoptObjective),  # objective
+        POINTER(c_double),  # lo
+        POINTER(c_double),  # hi
+        c_uint32,  # dims
+        c_void_p,  # data
+        c_uint64,  # data_bytes
+        POINTER(c_double),  # x
+        POINTER(MetaoptPolishOptions),  # options
+    ]),
+    "metaopt_bh_free_polish_result": (None, [
+        POINTER(MetaoptPolishResult),  # r
     ]),
     "metaopt_cec2006_info": (MetaoptCec2006Info, [
         c_char_p,  # problem

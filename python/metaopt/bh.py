@@ -23,7 +23,7 @@ from ._handle import Instance
 from ._objective import as_bytes, make_objective, violation_state
 from ._result import ArrayEq
 
-__all__ = ["BasinHopping", "BHResult", "solve"]
+__all__ = ["BasinHopping", "BHResult", "PolishResult", "polish", "solve"]
 
 _BACKENDS = {"device": 0, "cpu": 1}
 U32 = 2**32 - 1
@@ -265,3 +265,105 @@ def solve(objective, bounds, x0=None, *, steps=None, evaluations=None, target=No
                         time_limit=None if time_limit is None else _checks.time_left(time_limit, started),
                         x0=x0, stop_token=stop_token, checkpoint=checkpoint, checkpoint_every=checkpoint_every,
                         resume=resume)
+
+
+@dataclass(eq=False)
+class PolishResult(ArrayEq):
+    """What ``polish`` returns: the best ``value`` and point ``x`` (the given point when nothing
+    better was found), its ``violation`` (0 without constraints), the given point's
+    ``start_value`` and ``start_violation`` as the polish evaluated them, ``improved`` (better
+    by Deb's rules), the ``evaluations`` and ``seconds`` it took, ``stop`` (``"budget"``: its
+    steps ran; ``"time_limit"`` or ``"interrupted"``: cut, the given point kept unless a search
+    had ended) and the ``precision`` computed in."""
+
+    value: float
+    x: np.ndarray
+    violation: float
+    start_value: float
+    start_violation: float
+    improved: bool
+    evaluations: int
+    seconds: float = field(compare=False)
+    stop: str = "budget"
+    precision: str = "double"
+
+
+def polish(objective, bounds, x, *, data=None, chains=None, steps=None, seed: int = 1, precision=None,
+           backend: str = "device", device: Optional[int] = None, constraints=None, time_limit=None,
+           stop_token=None):
+    """The library's polish of the point ``x`` in the box ``bounds`` of ``objective`` (as
+    ``BasinHopping`` takes them, ``data`` a Source's data buffer): basin hopping's (1+1)-ES
+    from the point, ``chains`` of ``steps`` steps (None: the library's, 8 chains of ``1000 +
+    200 dims`` steps), kept only when better by Deb's rules (``constraints`` as
+    ``BasinHopping``'s). ``time_limit`` seconds and ``stop_token`` bound it; Ctrl-C stops it and
+    raises ``metaopt.Interrupted`` whose ``result`` is the ``PolishResult``. Returns a
+    ``PolishResult``."""
+    b = _checks.box(bounds)
+    dims = b.shape[0]
+    _checks.choice("backend", backend, _BACKENDS)
+    xv = _checks.vector("x", x, np.float64, length=dims)
+    stop_token = _interrupt.token_arg(stop_token)
+    L = _lib.lib()
+    o = L.metaopt_bh_default_polish_options(dims)
+    if chains is not None:
+        o.chains = _checks.integer("chains", chains, 0, U32)
+    if steps is not None:
+        o.steps = _checks.integer("steps", steps, 0, U32)
+    o.seed = _checks.integer("seed", seed, 0, U64)
+    o.precision = _precision.code(_precision.requested(precision, None))
+    o.backend = _BACKENDS[backend]
+    o.device = _checks.device(device)
+    if time_limit is not None:
+        o.time_limit = _checks.real("time_limit", time_limit)
+        if o.time_limit <= 0:
+            raise ValueError(f"time_limit must be > 0, got {time_limit}")
+    vstate = None
+    if constraints is not None:
+        c = L.metaopt_default_constraints()
+        if callable(constraints):
+            vstate = violation_state(constraints)
+            c.violation = vstate.c_callback
+        elif isinstance(constraints, dict) and set(constraints) <= {"inequalities", "equalities", "eq_tol"}:
+            c.inequalities = _checks.integer("inequalities", constraints.get("inequalities", 0), 0, U32)
+            c.equalities = _checks.integer("equalities", constraints.get("equalities", 0), 0, U32)
+            c.eq_tol = _checks.real("eq_tol", constraints.get("eq_tol", 1e-4))
+        else:
+            raise TypeError("constraints must be a callable violation(X) -> V (a Python objective) or "
+                            "{'inequalities': ng, 'equalities': nh, 'eq_tol': tol} (a metaopt.Source)")
+        o.constraints = ctypes.pointer(c)
+    obj, state, keep = make_objective(objective)
+    buf = b"" if data is None else as_bytes("data", data)
+    lo = np.ascontiguousarray(b[:, 0])
+    hi = np.ascontiguousarray(b[:, 1])
+    dbl = ctypes.POINTER(ctypes.c_double)
+    r, caught = _interrupt.run(
+        L.metaopt_bh_polish,
+        (ctypes.byref(obj), lo.ctypes.data_as(dbl), hi.ctypes.data_as(dbl), dims, buf or None, len(buf),
+         xv.ctypes.data_as(dbl), ctypes.byref(o)),
+        o, stop_token, "metaopt.bh.polish")
+    del keep
+    try:
+        try:
+            check(r, "metaopt_bh_polish", interrupted_ok=True)
+        except MetaoptError as err:
+            for st in (state, vstate):
+                if st is not None:
+                    st.raise_pending(err)
+            raise
+        result = PolishResult(
+            value=float(r.value),
+            x=np.ctypeslib.as_array(r.x, shape=(r.dims,)).copy() if r.dims else np.zeros(0),
+            violation=float(r.violation),
+            start_value=float(r.start_value),
+            start_violation=float(r.start_violation),
+            improved=bool(r.improved),
+            evaluations=int(r.evaluations),
+            seconds=float(r.seconds),
+            stop=_interrupt.result_stop(r),
+            precision=_precision.name(r.precision) if r.precision else "double",
+        )
+    finally:
+        L.metaopt_bh_free_polish_result(ctypes.byref(r))
+    if caught is not None:
+        _interrupt.raise_interrupted(caught, result, "metaopt.bh.polish")
+    return result

@@ -265,8 +265,10 @@ def minimize(
         DE: after the generations, scipy's L-BFGS-B from the best point within ``bounds`` (as
         scipy's ``polish=True``), taken when it is lower; ``result.polished`` says whether it
         ran and ``nfev`` counts its evaluations. A catalogue function is then evaluated by the
-        library's host code (``metaopt.evaluate(..., cpu=True)``); a ``metaopt.Source`` cannot
-        be evaluated outside the device's DE and is not polished. With scipy-form
+        library's host code (``metaopt.evaluate(..., cpu=True)``). A ``metaopt.Source`` is
+        polished by the library on the device (``metaopt.bh.polish``: basin hopping's (1+1)-ES
+        from the best point, with the Source's constraints by Deb's rules, taken when better),
+        scipy installed or not. With scipy-form
         ``constraints`` the polish is scipy's ``trust-constr`` with them (as scipy's), taken when
         both points are feasible and it is lower. Default (None): polish where
         scipy is installed, except after a time limit, a target, a callback's stop or an
@@ -388,11 +390,6 @@ def minimize(
     if init is not None and method == "hc12":
         raise ValueError("init (an initial population) is for DE, not method='hc12'")
     cons = _constraints(constraints, fun, method, b, vectorized, options)
-    if cons is not None and "violation" not in cons:
-        # a Source's constraints exist only on the device: nothing for scipy to polish with
-        if polish:
-            raise ValueError("polish with a metaopt.Source's constraints: they are evaluated on the device only")
-        polish = False
     ints = _integrality(integrality, b, method, polish)
     if ints is not None:
         polish = False
@@ -413,7 +410,10 @@ def minimize(
                     _Stopper(stop_token), device=number, **extra)
         if method != "hc12":
             scipy_form = (cons["violation"], constraints) if cons is not None and "violation" in cons else None
-            _polish(res, objective, b, polish, scipy_form)
+            counts = ({k: cons[k] for k in ("inequalities", "equalities", "eq_tol")}
+                      if cons is not None and "violation" not in cons else None)
+            _polish(res, objective, b, polish, scipy_form, source=dict(device=number, constraints=counts,
+                                                                       stop_token=stop_token))
     except Interrupted as e:
         if isinstance(e.result, OptimizeResult):
             e.result["device"] = _device_label(number, cpu)
@@ -422,15 +422,32 @@ def minimize(
     return res
 
 
-def _polish(res, objective, b, polish, constrained=None):
+def _polish(res, objective, b, polish, constrained=None, source=None):
     """scipy's polish of a DE result in place: L-BFGS-B from ``res.x`` within the box ``b``,
     taken when lower (``polish`` None: where scipy is installed and the run ended of itself).
     ``constrained``: (violation function, the scipy-form constraints): trust-constr with them,
-    taken when the result and the polished point are both feasible and it is lower."""
+    taken when the result and the polished point are both feasible and it is lower. A
+    ``metaopt.Source`` is polished by the library (``metaopt.bh.polish`` on the device
+    ``source["device"]``, with its constraint counts ``source["constraints"]``), whether scipy
+    is installed or not."""
     # converged, or maxiter spent (status 1 with the budget word; a callback's stop is status 2)
     ended = res.stop == "converged" or (res.stop == "budget" and res.status == 1)
     res["polished"] = False
-    if polish is False or isinstance(objective, Source) or (polish is None and not ended):
+    if polish is False or (polish is None and not ended):
+        return
+    if isinstance(objective, Source):
+        from . import bh  # noqa: PLC0415
+
+        src = source or {}
+        p = bh.polish(objective, b, np.clip(np.asarray(res.x, dtype=np.float64), b[:, 0], b[:, 1]),
+                      device=src.get("device"), constraints=src.get("constraints"),
+                      stop_token=src.get("stop_token"))
+        res["nfev"] += p.evaluations
+        res["polished"] = True
+        if p.improved:
+            res.update(x=p.x, fun=p.value)
+            if "constr_violation" in res:
+                res["constr_violation"] = p.violation
         return
     try:
         from scipy.optimize import minimize as local  # noqa: PLC0415

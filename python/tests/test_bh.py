@@ -127,3 +127,32 @@ def test_errors_name_the_argument():
             bh.start([1, 2])
         with pytest.raises(metaopt.MetaoptError, match="state"):
             bh.load_state(b"not a state")
+
+
+def test_polish_finishes_a_point_on_the_cpu_and_the_device_and_names_its_bad_arguments():
+    x0 = [0.01, 0.02, -0.03]
+    c = metaopt.bh.polish("F1", [(-5, 5)] * 3, x0, backend="cpu")
+    d = metaopt.bh.polish("F1", [(-5, 5)] * 3, x0)
+    for r in (c, d):
+        assert r.improved and r.value < 1e-20 and r.stop == "budget"
+        assert r.start_value == pytest.approx(sum(v * v for v in x0), rel=1e-12)
+        assert r.evaluations == 1 + 8 * (1000 + 600 + 2)
+    # additions and products only: the device takes the CPU twin's steps
+    assert c.value == d.value and np.array_equal(c.x, d.x)
+    # a Python objective with a violation callable: Deb's rules, never worse
+    f = lambda X: (X**2).sum(axis=1)  # noqa: E731
+    v = lambda X: np.maximum(1.0 - X[:, 0], 0.0)  # x0 >= 1  # noqa: E731
+    r = metaopt.bh.polish(f, [(-5, 5)] * 2, [1.2, 0.3], backend="cpu", constraints=v, steps=800)
+    assert r.improved and r.violation == 0 and r.x[0] >= 1 and r.value < min(r.start_value, 1.01)
+    # a stop token already requested: the point back, interrupted
+    tok = metaopt.StopToken()
+    tok.request()
+    r = metaopt.bh.polish("F1", [(-5, 5)] * 3, x0, backend="cpu", stop_token=tok)
+    assert r.stop == "interrupted" and not r.improved and np.array_equal(r.x, x0)
+    for kw, name in [(dict(x=[9, 0, 0]), "x"), (dict(steps=0), "steps"), (dict(chains=0), "chains")]:
+        args = dict(x=x0, backend="cpu")
+        args.update(kw)
+        with pytest.raises(metaopt.MetaoptError, match=name):
+            metaopt.bh.polish("F1", [(-5, 5)] * 3, **args)
+    with pytest.raises(ValueError, match="time_limit"):
+        metaopt.bh.polish("F1", [(-5, 5)] * 3, x0, backend="cpu", time_limit=0)

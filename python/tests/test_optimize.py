@@ -154,7 +154,7 @@ def test_scipys_de_arguments():
     metaopt.minimize("F1", [(-5, 5)] * 2, maxiter=5, device="cpu", workers=1, updating="deferred", polish=False,
                      constraints=(), integrality=[False, False])
     # polish: on a catalogue function through the library's host code; never after a time limit
-    # unless asked; not a Source's
+    # unless asked; a Source's by the library on the device (basin hopping's (1+1)-ES)
     d = metaopt.minimize("F5", [(-2.048, 2.048)] * 3, seed=3, maxiter=60, tol=0, device="cpu", polish=False)
     p = metaopt.minimize("F5", [(-2.048, 2.048)] * 3, seed=3, maxiter=60, tol=0, device="cpu")
     assert p.polished and p.fun <= d.fun and p.nfev > d.nfev
@@ -163,7 +163,11 @@ def test_scipys_de_arguments():
     assert t.stop == "time_limit" and not t.polished
     src = metaopt.Source("FP objective(__global const FP *x, uint dims, uint stride, __global const void *data)"
                          " { return x[0] * x[0]; }")
-    assert not metaopt.minimize(src, [(-1, 1)], maxiter=5).polished
+    sd = metaopt.minimize(src, [(-1, 1)], maxiter=5, seed=2, polish=False)
+    sp = metaopt.minimize(src, [(-1, 1)], maxiter=5, seed=2)
+    assert not sd.polished and sp.polished
+    assert sp.fun <= sd.fun and sp.fun < 1e-20 and sp.nfev == sd.nfev + 8 * (1000 + 200 + 2) + 1
+    assert abs(sp.x[0]) <= 1 and sp.fun == sp.x[0] ** 2
     refused = {
         "binomial": dict(strategy="rand1exp"),
         "no such mutation": dict(strategy="randtobest1bin"),
@@ -516,9 +520,15 @@ def test_constraints_refusals():
             metaopt.minimize(f, [(-2, 2)] * 2, maxiter=5, device="cpu", **kw)
     with pytest.raises(ValueError, match="inequalities"):
         metaopt.minimize(metaopt.Source(LINEAR_SOURCE), [(-5, 5)] * 3, constraints=lc, maxiter=5)
-    with pytest.raises(ValueError, match="polish"):
-        metaopt.minimize(metaopt.Source(LINEAR_SOURCE), [(-5, 5)] * 3, maxiter=5, polish=True,
-                         constraints={"inequalities": 1, "equalities": 1})
+    # a Source's constraints: the library's polish compares by Deb's rules, never worse
+    counts = {"inequalities": 1, "equalities": 1}
+    d = metaopt.minimize(metaopt.Source(LINEAR_SOURCE), [(-5, 5)] * 3, maxiter=5, seed=4, polish=False,
+                         constraints=counts)
+    p = metaopt.minimize(metaopt.Source(LINEAR_SOURCE), [(-5, 5)] * 3, maxiter=5, seed=4, polish=True,
+                         constraints=counts)
+    assert p.polished and p.nfev > d.nfev
+    assert (p.constr_violation < d.constr_violation
+            or (p.constr_violation == d.constr_violation and p.fun <= d.fun)), (p, d)
     with pytest.raises(ValueError, match="options of constraints"):
         metaopt.minimize(f, [(-2, 2)] * 2, maxiter=5, device="cpu", eq_tol=1e-3)
 

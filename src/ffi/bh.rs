@@ -10,9 +10,9 @@ use super::{
     copy_in, ffi_boundary, free_result, func_data_arg, objective_arg, owned_result, plain_result,
     CArray, MetaoptInt32Result, MetaoptObjective, MetaoptStringResult,
 };
-use crate::bh::{BasinHopping, BhParams, BhRun};
+use crate::bh::{BasinHopping, BhParams, BhRun, Polish};
 use crate::device::Backend;
-use crate::error::Error;
+use crate::error::{Error, Result};
 use crate::objective::Objective;
 use crate::precision::Precision;
 use crate::run::{Stop, StopReason};
@@ -231,19 +231,7 @@ pub unsafe extern "C" fn metaopt_bh_create(
         let c = unsafe { options.as_ref() }
             .copied()
             .unwrap_or_else(|| metaopt_bh_default_options());
-        let backend =
-            super::device::backend_on(c.backend, c.device, "options.backend", "options.device")?;
-        let asked = Precision::from_code(c.precision, "options.precision")?;
-        let precision = match backend {
-            Backend::Cpu if asked == Precision::Single => {
-                return Err(Error::arg(
-                    "options.precision",
-                    "single on the CPU backend; it computes in double (auto or double)",
-                ))
-            }
-            Backend::Cpu => Precision::Double,
-            Backend::Device(_) => asked.resolve(false, backend.context("basin hopping")?.info.fp64),
-        };
+        let (backend, precision) = backend_precision(c.backend, c.device, c.precision)?;
         let params = BhParams {
             chains: c.chains as usize,
             hop_min: c.hop_min,
@@ -260,16 +248,7 @@ pub unsafe extern "C" fn metaopt_bh_create(
             return Err(Error::arg("options.launch_steps", "0; at least 1"));
         }
         // SAFETY: NULL or valid by the caller's contract.
-        let cons = match unsafe { c.constraints.as_ref() } {
-            None => None,
-            Some(k) => Some(super::de::constraints_arg(k).map_err(|e| match e {
-                Error::InvalidArgument {
-                    arg: "constraints.handling",
-                    msg,
-                } => Error::arg("options.constraints.handling", msg),
-                e => e,
-            })?),
-        };
+        let cons = unsafe { options_constraints(c.constraints)? };
         let solver =
             BasinHopping::with_constraints(&obj, cons.as_ref(), &lo, &hi, &params, backend)?;
         let instance = handle::insert(Handle {
@@ -290,6 +269,47 @@ pub unsafe extern "C" fn metaopt_bh_create(
             instance,
         }
     })
+}
+
+/// The backend and the precision of `options.backend`, `options.device` and
+/// `options.precision` (auto: double on the CPU backend and where the device has
+/// `cl_khr_fp64`).
+fn backend_precision(backend: i32, device: i32, precision: i32) -> Result<(Backend, Precision)> {
+    let backend = super::device::backend_on(backend, device, "options.backend", "options.device")?;
+    let asked = Precision::from_code(precision, "options.precision")?;
+    let precision = match backend {
+        Backend::Cpu if asked == Precision::Single => {
+            return Err(Error::arg(
+                "options.precision",
+                "single on the CPU backend; it computes in double (auto or double)",
+            ))
+        }
+        Backend::Cpu => Precision::Double,
+        Backend::Device(_) => asked.resolve(false, backend.context("basin hopping")?.info.fp64),
+    };
+    Ok((backend, precision))
+}
+
+/// The constraints of `options.constraints` (NULL: none).
+///
+/// # Safety
+/// `c` NULL or valid, its callback and user data valid for the call.
+unsafe fn options_constraints(
+    c: *const super::de::MetaoptConstraints,
+) -> Result<Option<crate::de::constraints::Constraints>> {
+    // SAFETY: NULL or valid by the caller's contract.
+    match unsafe { c.as_ref() } {
+        None => Ok(None),
+        Some(k) => Ok(Some(super::de::constraints_arg(k).map_err(
+            |e| match e {
+                Error::InvalidArgument {
+                    arg: "constraints.handling",
+                    msg,
+                } => Error::arg("options.constraints.handling", msg),
+                e => e,
+            },
+        )?)),
+    }
 }
 
 /// A parameter's error under its C name (`options.<field>`).
@@ -485,4 +505,195 @@ pub unsafe extern "C" fn metaopt_bh_info(h: *const MetaoptBhInstance) -> Metaopt
 pub unsafe extern "C" fn metaopt_bh_free(h: *mut MetaoptBhInstance) {
     // SAFETY: the caller's contract; unregistered pointers are ignored.
     ffi_boundary!({ unsafe { handle::free(h) } })
+}
+
+/// The settings of `metaopt_bh_polish` (`bh::Polish`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MetaoptPolishOptions {
+    /// Chains searching side by side from the point, each with its own random numbers
+    /// (default 8).
+    pub chains: u32,
+    /// Steps of every chain's search (default 1000 + 200 dims, at most 100000): the polish
+    /// evaluates `chains (steps + 2) + 1` points.
+    pub steps: u32,
+    /// Seed of the chains' random numbers (default 1).
+    pub seed: u64,
+    /// A `MetaoptPrecision`, a `MetaoptBackend` and a device number (or -1), as in
+    /// `MetaoptBhOptions`.
+    pub precision: i32,
+    pub backend: i32,
+    pub device: i32,
+    /// Constraints (NULL: none), compared by Deb's rules, as `MetaoptBhOptions.constraints`
+    /// (the repair's fields are not used).
+    pub constraints: *const super::de::MetaoptConstraints,
+    /// Seconds of the polish (0: no limit).
+    pub time_limit: f64,
+    /// NULL, or a token whose request stops the polish (as `metaopt_interrupt` does).
+    pub stop_token: *const MetaoptStopToken,
+}
+
+/// The result of `metaopt_bh_polish`. `x` is owned by the caller: free it with
+/// `metaopt_bh_free_polish_result`. On error `x` is NULL and the numbers 0.
+#[repr(C)]
+#[derive(Debug)]
+pub struct MetaoptPolishResult {
+    /// The best point (`dims` entries; the given one when nothing better was found), its value
+    /// and violation (0 without constraints).
+    pub value: f64,
+    pub x: *mut f64,
+    pub dims: u32,
+    pub violation: f64,
+    /// The given point's value and violation, as the polish evaluated them.
+    pub start_value: f64,
+    pub start_violation: f64,
+    /// 1 when the result is better than the given point by Deb's rules, else 0.
+    pub improved: u8,
+    pub evaluations: u64,
+    pub seconds: f64,
+    /// A `MetaoptStopReason`: budget (the steps spent), time_limit or interrupted.
+    pub stop_reason: i32,
+    /// The `MetaoptPrecision` used.
+    pub precision: i32,
+    /// `METAOPT_OK`, `METAOPT_INTERRUPTED` (the result holds the given point or a better one)
+    /// or another `MetaoptErrorCode`.
+    pub error_code: i32,
+    /// NULL on success, else the message; the caller frees it with `metaopt_pointer_free`.
+    pub error_message: *mut c_char,
+}
+
+owned_result!(MetaoptPolishResult: frees x; zeroes dims);
+plain_result!(MetaoptPolishOptions);
+
+/// The library's polish settings for `dims` dimensions (`bh::Polish::for_dims`), auto
+/// precision, the device backend, the device in use, no constraints, no limit.
+#[no_mangle]
+pub extern "C" fn metaopt_bh_default_polish_options(dims: u32) -> MetaoptPolishOptions {
+    ffi_boundary!({
+        let p = Polish::for_dims(dims as usize);
+        MetaoptPolishOptions {
+            chains: p.chains as u32,
+            steps: p.steps,
+            seed: p.seed,
+            precision: Precision::Auto.code(),
+            backend: 0,
+            device: -1,
+            constraints: ptr::null(),
+            time_limit: 0.0,
+            stop_token: ptr::null(),
+        }
+    })
+}
+
+/// Polishes `x` (`dims` values inside the box `lo[j]`..`hi[j]`) of `objective` (as
+/// `metaopt_bh_create` takes it, with `data_bytes` bytes of `data` for a source): basin
+/// hopping's (1+1)-ES from the point, kept only when better by Deb's rules (`bh::polish`).
+/// `options` may be NULL for `metaopt_bh_default_polish_options(dims)`. A time limit or an
+/// interrupt before the searches end returns `METAOPT_INTERRUPTED` (an interrupt) or
+/// `METAOPT_OK` (the limit) with the given point. Errors name the argument (`objective`, `lo`,
+/// `hi`, `dims`, `x`, `data`, `options.<field>`). Free the result with
+/// `metaopt_bh_free_polish_result`.
+///
+/// # Safety
+/// `objective` NULL or valid (its callback valid for the call); `lo`, `hi` and `x` NULL or
+/// `dims` values; `data` NULL or `data_bytes` bytes; `options` NULL or valid, its
+/// `constraints` and `stop_token` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_bh_polish(
+    objective: *const MetaoptObjective,
+    lo: *const f64,
+    hi: *const f64,
+    dims: u32,
+    data: *const c_void,
+    data_bytes: u64,
+    x: *const f64,
+    options: *const MetaoptPolishOptions,
+) -> MetaoptPolishResult {
+    ffi_boundary!({
+        // SAFETY: NULL or valid by the caller's contract.
+        let o = unsafe { objective.as_ref() }.ok_or(Error::NullPointer("objective"))?;
+        // SAFETY: the caller's contract for the strings and the callback.
+        let (mut obj, _) = unsafe { objective_arg(o)? };
+        // SAFETY: the caller's contract.
+        let buffer = unsafe { func_data_arg(data, data_bytes)? };
+        match &mut obj {
+            Objective::Source { data, .. } => *data = buffer,
+            _ if !buffer.is_empty() => {
+                return Err(Error::arg(
+                    "data",
+                    "a data buffer is for an OpenCL source objective only",
+                ))
+            }
+            _ => {}
+        }
+        if dims == 0 {
+            return Err(Error::arg("dims", "0; expected at least 1"));
+        }
+        // SAFETY: the caller's contract: `dims` values each.
+        let lo = unsafe { copy_in::<f64>(lo.cast(), dims as usize, "lo")? };
+        // SAFETY: as above.
+        let hi = unsafe { copy_in::<f64>(hi.cast(), dims as usize, "hi")? };
+        // SAFETY: as above.
+        let x = unsafe { copy_in::<f64>(x.cast(), dims as usize, "x")? };
+        // SAFETY: NULL or valid by the caller's contract.
+        let c = unsafe { options.as_ref() }
+            .copied()
+            .unwrap_or_else(|| metaopt_bh_default_polish_options(dims));
+        let (backend, precision) = backend_precision(c.backend, c.device, c.precision)?;
+        // SAFETY: the caller's contract.
+        let cons = unsafe { options_constraints(c.constraints)? };
+        let stop = Stop {
+            time_limit: crate::interrupt::time_limit_from_secs(c.time_limit, "options.time_limit")?,
+            // SAFETY: the caller's contract: NULL or a stop token.
+            token: unsafe { super::interrupt::token_arg(c.stop_token, "options.stop_token")? },
+            ..Stop::default()
+        };
+        let p = Polish {
+            chains: c.chains as usize,
+            steps: c.steps,
+            seed: c.seed,
+            double: precision.is_double(),
+        };
+        let r = crate::bh::polish(&obj, cons.as_ref(), (&lo, &hi), &x, &p, backend, &stop)
+            .map_err(|e| match e {
+                Error::InvalidArgument {
+                    arg: "polish.chains",
+                    msg,
+                } => Error::arg("options.chains", msg),
+                Error::InvalidArgument {
+                    arg: "polish.steps",
+                    msg,
+                } => Error::arg("options.steps", msg),
+                e => options_field(e),
+            })?;
+        let out = CArray::from_slice(&r.x)?;
+        let (error_code, error_message) =
+            stop_status(r.stopped_by == StopReason::Interrupted, "metaopt_bh_polish");
+        MetaoptPolishResult {
+            value: r.value,
+            dims: r.x.len() as u32,
+            x: out.into_raw(),
+            violation: r.violation,
+            start_value: r.start_value,
+            start_violation: r.start_violation,
+            improved: u8::from(r.improved),
+            evaluations: r.evaluations,
+            seconds: r.seconds,
+            stop_reason: r.stopped_by.code(),
+            precision: precision.code(),
+            error_code,
+            error_message,
+        }
+    })
+}
+
+/// Frees the point and the message of a `MetaoptPolishResult` and sets them to NULL (a second
+/// call is harmless). NULL is a no-op.
+///
+/// # Safety
+/// `r` must be NULL or point to a result of `metaopt_bh_polish` (or one already freed here).
+#[no_mangle]
+pub unsafe extern "C" fn metaopt_bh_free_polish_result(r: *mut MetaoptPolishResult) {
+    // SAFETY: the caller's contract.
+    ffi_boundary!({ unsafe { free_result(r) } })
 }

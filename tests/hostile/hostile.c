@@ -3477,6 +3477,78 @@ static void bh_args(void) {
         MetaoptObjective src = {METAOPT_OBJECTIVE_SOURCE, "bad", "this is not OpenCL C", NULL, NULL};
         BH_CREATE("metaopt_bh_create/a source that does not build", metaopt_bh_create(&src, lo, hi, 2, data, 16, &dev), ERR);
     }
+    {
+        /* the polish: live on the CPU backend, then every argument hostile */
+        MetaoptPolishOptions po = metaopt_bh_default_polish_options(2);
+        po.backend = METAOPT_BACKEND_CPU;
+        po.steps = 20;
+        double px[2] = {1.0, -1.0}, pout[2] = {9.0, 0.0}, pnan[2] = {NAN, 0.0};
+        VOID("metaopt_bh_default_polish_options/0 dims", (void)metaopt_bh_default_polish_options(0));
+        VOID("metaopt_bh_default_polish_options/UINT32_MAX dims", (void)metaopt_bh_default_polish_options(UINT32_MAX));
+        VOID("metaopt_bh_free_polish_result/NULL", metaopt_bh_free_polish_result(NULL));
+        MetaoptPolishResult zp;
+        memset(&zp, 0, sizeof zp);
+        VOID("metaopt_bh_free_polish_result/zeroed", metaopt_bh_free_polish_result(&zp));
+        OWNED("metaopt_bh_polish/live", MetaoptPolishResult, metaopt_bh_polish(&f1, lo, hi, 2, NULL, 0, px, &po),
+              metaopt_bh_free_polish_result, 0);
+        OWNED("metaopt_bh_polish/callback", MetaoptPolishResult, metaopt_bh_polish(&cb, lo, hi, 2, NULL, 0, px, &po),
+              metaopt_bh_free_polish_result, 0);
+        OWNED("metaopt_bh_polish/failing callback", MetaoptPolishResult,
+              metaopt_bh_polish(&fail_cb, lo, hi, 2, NULL, 0, px, &po), metaopt_bh_free_polish_result, ERR);
+        OWNED("metaopt_bh_polish/NaN callback", MetaoptPolishResult, metaopt_bh_polish(&nan_cb, lo, hi, 2, NULL, 0, px, &po),
+              metaopt_bh_free_polish_result, ANY);
+        OWNED("metaopt_bh_polish/NULL objective", MetaoptPolishResult, metaopt_bh_polish(NULL, lo, hi, 2, NULL, 0, px, &po),
+              metaopt_bh_free_polish_result, METAOPT_ERR_NULL_POINTER);
+        OWNED("metaopt_bh_polish/NULL x", MetaoptPolishResult, metaopt_bh_polish(&f1, lo, hi, 2, NULL, 0, NULL, &po),
+              metaopt_bh_free_polish_result, METAOPT_ERR_NULL_POINTER);
+        OWNED("metaopt_bh_polish/NULL lo, huge dims", MetaoptPolishResult,
+              metaopt_bh_polish(&f1, NULL, NULL, UINT32_MAX, NULL, 0, NULL, &po), metaopt_bh_free_polish_result,
+              METAOPT_ERR_NULL_POINTER);
+        OWNED("metaopt_bh_polish/dims 0", MetaoptPolishResult, metaopt_bh_polish(&f1, lo, hi, 0, NULL, 0, px, &po),
+              metaopt_bh_free_polish_result, METAOPT_ERR_INVALID_ARGUMENT);
+        OWNED("metaopt_bh_polish/outside the box", MetaoptPolishResult, metaopt_bh_polish(&f1, lo, hi, 2, NULL, 0, pout, &po),
+              metaopt_bh_free_polish_result, METAOPT_ERR_INVALID_ARGUMENT);
+        OWNED("metaopt_bh_polish/NaN x", MetaoptPolishResult, metaopt_bh_polish(&f1, lo, hi, 2, NULL, 0, pnan, &po),
+              metaopt_bh_free_polish_result, METAOPT_ERR_INVALID_ARGUMENT);
+        OWNED("metaopt_bh_polish/lo > hi", MetaoptPolishResult, metaopt_bh_polish(&f1, hi, lo, 2, NULL, 0, px, &po),
+              metaopt_bh_free_polish_result, METAOPT_ERR_INVALID_ARGUMENT);
+        OWNED("metaopt_bh_polish/data for a catalogue function", MetaoptPolishResult,
+              metaopt_bh_polish(&f1, lo, hi, 2, data, 16, px, &po), metaopt_bh_free_polish_result,
+              METAOPT_ERR_INVALID_ARGUMENT);
+        enum { NP = 8 };
+        MetaoptPolishOptions hp[NP];
+        for (int i = 0; i < NP; i++) hp[i] = po;
+        hp[0].chains = 0;
+        hp[1].steps = 0;
+        hp[2].precision = 7;
+        hp[3].precision = METAOPT_PRECISION_SINGLE; /* single on the CPU backend */
+        hp[4].backend = 5;
+        hp[5].device = -2;
+        hp[6].time_limit = NAN;
+        hp[7].time_limit = -1.0;
+        for (int i = 0; i < NP; i++)
+            OWNED("metaopt_bh_polish/hostile options", MetaoptPolishResult, metaopt_bh_polish(&f1, lo, hi, 2, NULL, 0, px, &hp[i]),
+                  metaopt_bh_free_polish_result, METAOPT_ERR_INVALID_ARGUMENT);
+        MetaoptPolishOptions pc = po;
+        MetaoptConstraints pk = metaopt_default_constraints();
+        pk.inequalities = 1;
+        pc.constraints = &pk;
+        OWNED("metaopt_bh_polish/callback without a violation callback", MetaoptPolishResult,
+              metaopt_bh_polish(&cb, lo, hi, 2, NULL, 0, px, &pc), metaopt_bh_free_polish_result, ERR);
+        /* a requested stop token: the given point back, interrupted */
+        MetaoptStopToken *tok = metaopt_stop_token_create();
+        require(tok != NULL, "metaopt_stop_token_create");
+        (void)metaopt_stop_token_request(tok);
+        MetaoptPolishOptions pt = po;
+        pt.stop_token = tok;
+        OWNED("metaopt_bh_polish/stop token requested", MetaoptPolishResult,
+              metaopt_bh_polish(&f1, lo, hi, 2, NULL, 0, px, &pt), metaopt_bh_free_polish_result, METAOPT_INTERRUPTED);
+        metaopt_stop_token_free(tok);
+        MetaoptPolishOptions pbig = po;
+        pbig.chains = UINT32_MAX;
+        OWNED("metaopt_bh_polish/2^32 - 1 chains", MetaoptPolishResult, metaopt_bh_polish(&f1, lo, hi, 2, NULL, 0, px, &pbig),
+              metaopt_bh_free_polish_result, ANY);
+    }
     /* huge chains: refused or built, never an abort */
     MetaoptBhOptions big = cpu_bh();
     big.chains = UINT32_MAX;
