@@ -450,7 +450,10 @@ fn mmcif_atoms(text: &str, path: &Path) -> Result<String> {
                 out.push('\n');
             }
             for row in toks[e..v].chunks(tags.len()) {
-                let row: Vec<&str> = row.iter().map(|t| t.text).collect();
+                let row = row
+                    .iter()
+                    .map(|t| pdbtbx_quoted(t, path))
+                    .collect::<Result<Vec<_>>>()?;
                 out.push_str(&row.join(" "));
                 out.push('\n');
             }
@@ -458,6 +461,38 @@ fn mmcif_atoms(text: &str, path: &Path) -> Result<String> {
         k = v;
     }
     Ok(out)
+}
+
+/// A value of the `_atom_site` loop as pdbtbx's lexer reads it whole: a quoted value ends at the
+/// next quote character there (the CIF rule, which this reader follows, ends it at a quote
+/// followed by white space), so a value holding its own quote character is quoted with the
+/// other one, and one holding both is refused: split, its parts would reach pdbtbx unchecked.
+fn pdbtbx_quoted<'a>(t: &CifToken<'a>, path: &Path) -> Result<std::borrow::Cow<'a, str>> {
+    let Some(q @ ('\'' | '"')) = t
+        .text
+        .chars()
+        .next()
+        .filter(|_| t.quoted && t.text.len() >= 2)
+    else {
+        return Ok(t.text.into());
+    };
+    let inner = &t.text[1..t.text.len() - 1];
+    if !inner.contains(q) {
+        return Ok(t.text.into());
+    }
+    let other = if q == '"' { '\'' } else { '"' };
+    if inner.contains(other) {
+        return Err(Error::parse(
+            path,
+            t.line,
+            format!(
+                "`_atom_site` value {} holds both quote characters, which the mmCIF reader \
+                 (pdbtbx) cannot take",
+                quote(t.text)
+            ),
+        ));
+    }
+    Ok(format!("{other}{inner}{other}").into())
 }
 
 /// How pdbtbx's mmCIF lexer reads an unquoted value as a number.

@@ -501,3 +501,23 @@ fn awvd_mmcif_reader_refuses_a_negative_occupancy() {
         "{e}"
     );
 }
+
+#[test]
+fn awvd_mmcif_values_holding_their_quote_reach_pdbtbx_whole() {
+    // pdbtbx ends a quoted value at its next quote character: a value holding its own quote is
+    // given to it quoted with the other one, and one holding both is refused (split, its parts
+    // would reach pdbtbx unchecked, e.g. a run of digits past its u32)
+    let dir = tempfile::tempdir().unwrap();
+    let sel = AtomSelection::default();
+    let one = cif("50.0", "1.0", "5").replacen("ATOM 5 C CA .", "ATOM 5 C \"C\"A\" .", 1);
+    let p = write(dir.path(), "quote.cif", &one);
+    assert_eq!(awvd::read_structure(&p, &sel).unwrap().len(), 5);
+    let both =
+        cif("50.0", "1.0", "5").replacen("ATOM 5 C CA .", "ATOM 5 C \"C'\"11111111111111\" .", 1);
+    let p = write(dir.path(), "both.cif", &both);
+    let e = awvd::read_structure(&p, &sel).unwrap_err().to_string();
+    assert!(
+        e.contains("both.cif:") && e.contains("both quote characters"),
+        "{e}"
+    );
+}
