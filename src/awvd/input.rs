@@ -466,19 +466,25 @@ fn mmcif_atoms(text: &str, path: &Path) -> Result<String> {
 /// A value of the `_atom_site` loop as pdbtbx's lexer reads it whole: a quoted value ends at the
 /// next quote character there (the CIF rule, which this reader follows, ends it at a quote
 /// followed by white space), so a value holding its own quote character is quoted with the
-/// other one, and one holding both is refused: split, its parts would reach pdbtbx unchecked.
+/// other one; pdbtbx starts a text field at any `;`, so an unquoted value starting with one is
+/// quoted; a value that would need a quote character it holds is refused: split, its parts
+/// would reach pdbtbx unchecked.
 fn pdbtbx_quoted<'a>(t: &CifToken<'a>, path: &Path) -> Result<std::borrow::Cow<'a, str>> {
-    let Some(q @ ('\'' | '"')) = t
-        .text
-        .chars()
-        .next()
-        .filter(|_| t.quoted && t.text.len() >= 2)
-    else {
-        return Ok(t.text.into());
+    // an unquoted value starting with `;` (not at the start of its line, so not a text field
+    // here): pdbtbx starts a text field at any `;`, so it is quoted for it
+    let (inner, q) = match t.text.chars().next() {
+        Some(';') if !t.quoted => (t.text, '"'),
+        Some(q @ ('\'' | '"')) if t.quoted && t.text.len() >= 2 => {
+            (&t.text[1..t.text.len() - 1], q)
+        }
+        _ => return Ok(t.text.into()),
     };
-    let inner = &t.text[1..t.text.len() - 1];
     if !inner.contains(q) {
-        return Ok(t.text.into());
+        return Ok(if t.quoted {
+            t.text.into()
+        } else {
+            format!("{q}{inner}{q}").into()
+        });
     }
     let other = if q == '"' { '\'' } else { '"' };
     if inner.contains(other) {

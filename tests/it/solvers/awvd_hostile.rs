@@ -520,4 +520,16 @@ fn awvd_mmcif_values_holding_their_quote_reach_pdbtbx_whole() {
         e.contains("both.cif:") && e.contains("both quote characters"),
         "{e}"
     );
+    // an unquoted value starting with `;` mid-line: pdbtbx would start a text field there
+    let semi = cif("50.0", "1.0", "5").replacen("ATOM 5 C CA .", "ATOM 5 C ;CA .", 1);
+    let p = write(dir.path(), "semi.cif", &semi);
+    assert_eq!(awvd::read_structure(&p, &sel).unwrap().len(), 5);
+    let semi =
+        cif("50.0", "1.0", "5").replacen("ATOM 5 C CA .", "ATOM 5 C ;C'A\"8888888888888 .", 1);
+    let p = write(dir.path(), "semi2.cif", &semi);
+    let e = awvd::read_structure(&p, &sel).unwrap_err().to_string();
+    assert!(
+        e.contains("semi2.cif:") && e.contains("both quote characters"),
+        "{e}"
+    );
 }
