@@ -109,20 +109,7 @@ class BasinHopping(Instance):
         o.backend = _BACKENDS[backend]
         o.device = _checks.device(device)
         self.chains = o.chains
-        vstate = None
-        if constraints is not None:
-            c = L.metaopt_default_constraints()
-            if callable(constraints):
-                vstate = violation_state(constraints)
-                c.violation = vstate.c_callback
-            elif isinstance(constraints, dict) and set(constraints) <= {"inequalities", "equalities", "eq_tol"}:
-                c.inequalities = _checks.integer("inequalities", constraints.get("inequalities", 0), 0, U32)
-                c.equalities = _checks.integer("equalities", constraints.get("equalities", 0), 0, U32)
-                c.eq_tol = _checks.real("eq_tol", constraints.get("eq_tol", 1e-4))
-            else:
-                raise TypeError("constraints must be a callable violation(X) -> V (a Python objective) or "
-                                "{'inequalities': ng, 'equalities': nh, 'eq_tol': tol} (a metaopt.Source)")
-            o.constraints = ctypes.pointer(c)
+        vstate = _set_constraints(L, o, constraints)
         obj, state, keep = make_objective(objective)
         buf = b"" if data is None else as_bytes("data", data)
         lo = np.ascontiguousarray(b[:, 0])
@@ -267,6 +254,29 @@ def solve(objective, bounds, x0=None, *, steps=None, evaluations=None, target=No
                         resume=resume)
 
 
+def _set_constraints(L, o, constraints):
+    """Sets ``o.constraints`` (basin hopping's or the polish's options) from ``constraints``:
+    None, a callable ``violation(X) -> V`` (a Python objective) or the counts of a Source's
+    OpenCL constraints; returns the violation callback's state (kept alive by the caller) or
+    None."""
+    if constraints is None:
+        return None
+    vstate = None
+    c = L.metaopt_default_constraints()
+    if callable(constraints):
+        vstate = violation_state(constraints)
+        c.violation = vstate.c_callback
+    elif isinstance(constraints, dict) and set(constraints) <= {"inequalities", "equalities", "eq_tol"}:
+        c.inequalities = _checks.integer("inequalities", constraints.get("inequalities", 0), 0, U32)
+        c.equalities = _checks.integer("equalities", constraints.get("equalities", 0), 0, U32)
+        c.eq_tol = _checks.real("eq_tol", constraints.get("eq_tol", 1e-4))
+    else:
+        raise TypeError("constraints must be a callable violation(X) -> V (a Python objective) or "
+                        "{'inequalities': ng, 'equalities': nh, 'eq_tol': tol} (a metaopt.Source)")
+    o.constraints = ctypes.pointer(c)
+    return vstate
+
+
 @dataclass(eq=False)
 class PolishResult(ArrayEq):
     """What ``polish`` returns: the best ``value`` and point ``x`` (the given point when nothing
@@ -317,20 +327,7 @@ def polish(objective, bounds, x, *, data=None, chains=None, steps=None, seed: in
         o.time_limit = _checks.real("time_limit", time_limit)
         if o.time_limit <= 0:
             raise ValueError(f"time_limit must be > 0, got {time_limit}")
-    vstate = None
-    if constraints is not None:
-        c = L.metaopt_default_constraints()
-        if callable(constraints):
-            vstate = violation_state(constraints)
-            c.violation = vstate.c_callback
-        elif isinstance(constraints, dict) and set(constraints) <= {"inequalities", "equalities", "eq_tol"}:
-            c.inequalities = _checks.integer("inequalities", constraints.get("inequalities", 0), 0, U32)
-            c.equalities = _checks.integer("equalities", constraints.get("equalities", 0), 0, U32)
-            c.eq_tol = _checks.real("eq_tol", constraints.get("eq_tol", 1e-4))
-        else:
-            raise TypeError("constraints must be a callable violation(X) -> V (a Python objective) or "
-                            "{'inequalities': ng, 'equalities': nh, 'eq_tol': tol} (a metaopt.Source)")
-        o.constraints = ctypes.pointer(c)
+    vstate = _set_constraints(L, o, constraints)
     obj, state, keep = make_objective(objective)
     buf = b"" if data is None else as_bytes("data", data)
     lo = np.ascontiguousarray(b[:, 0])
