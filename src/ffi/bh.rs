@@ -204,29 +204,9 @@ pub unsafe extern "C" fn metaopt_bh_create(
     options: *const MetaoptBhOptions,
 ) -> MetaoptBhCreateResult {
     ffi_boundary!({
-        // SAFETY: NULL or valid by the caller's contract.
-        let o = unsafe { objective.as_ref() }.ok_or(Error::NullPointer("objective"))?;
-        // SAFETY: the caller's contract for the strings and the callback.
-        let (mut obj, what) = unsafe { objective_arg(o)? };
         // SAFETY: the caller's contract.
-        let buffer = unsafe { func_data_arg(data, data_bytes)? };
-        match &mut obj {
-            Objective::Source { data, .. } => *data = buffer,
-            _ if !buffer.is_empty() => {
-                return Err(Error::arg(
-                    "data",
-                    "a data buffer is for an OpenCL source objective only",
-                ))
-            }
-            _ => {}
-        }
-        if dims == 0 {
-            return Err(Error::arg("dims", "0; expected at least 1"));
-        }
-        // SAFETY: the caller's contract: `dims` values each.
-        let lo = unsafe { copy_in::<f64>(lo.cast(), dims as usize, "lo")? };
-        // SAFETY: as above.
-        let hi = unsafe { copy_in::<f64>(hi.cast(), dims as usize, "hi")? };
+        let (obj, what, lo, hi) =
+            unsafe { objective_box(objective, lo, hi, dims, data, data_bytes)? };
         // SAFETY: NULL or valid by the caller's contract.
         let c = unsafe { options.as_ref() }
             .copied()
@@ -269,6 +249,47 @@ pub unsafe extern "C" fn metaopt_bh_create(
             instance,
         }
     })
+}
+
+/// The objective (with `data_bytes` bytes of `data` as a source's buffer), its description and
+/// the box `lo`..`hi` of `dims` dimensions, as `metaopt_bh_create` and `metaopt_bh_polish` take
+/// them; errors name `objective`, `data`, `dims`, `lo` or `hi`.
+///
+/// # Safety
+/// `objective` NULL or valid; `lo` and `hi` NULL or `dims` values; `data` NULL or `data_bytes`
+/// bytes.
+unsafe fn objective_box(
+    objective: *const MetaoptObjective,
+    lo: *const f64,
+    hi: *const f64,
+    dims: u32,
+    data: *const c_void,
+    data_bytes: u64,
+) -> Result<(Objective, String, Vec<f64>, Vec<f64>)> {
+    // SAFETY: NULL or valid by the caller's contract.
+    let o = unsafe { objective.as_ref() }.ok_or(Error::NullPointer("objective"))?;
+    // SAFETY: the caller's contract for the strings and the callback.
+    let (mut obj, what) = unsafe { objective_arg(o)? };
+    // SAFETY: the caller's contract.
+    let buffer = unsafe { func_data_arg(data, data_bytes)? };
+    match &mut obj {
+        Objective::Source { data, .. } => *data = buffer,
+        _ if !buffer.is_empty() => {
+            return Err(Error::arg(
+                "data",
+                "a data buffer is for an OpenCL source objective only",
+            ))
+        }
+        _ => {}
+    }
+    if dims == 0 {
+        return Err(Error::arg("dims", "0; expected at least 1"));
+    }
+    // SAFETY: the caller's contract: `dims` values each.
+    let lo = unsafe { copy_in::<f64>(lo.cast(), dims as usize, "lo")? };
+    // SAFETY: as above.
+    let hi = unsafe { copy_in::<f64>(hi.cast(), dims as usize, "hi")? };
+    Ok((obj, what, lo, hi))
 }
 
 /// The backend and the precision of `options.backend`, `options.device` and
@@ -610,29 +631,8 @@ pub unsafe extern "C" fn metaopt_bh_polish(
     options: *const MetaoptPolishOptions,
 ) -> MetaoptPolishResult {
     ffi_boundary!({
-        // SAFETY: NULL or valid by the caller's contract.
-        let o = unsafe { objective.as_ref() }.ok_or(Error::NullPointer("objective"))?;
-        // SAFETY: the caller's contract for the strings and the callback.
-        let (mut obj, _) = unsafe { objective_arg(o)? };
         // SAFETY: the caller's contract.
-        let buffer = unsafe { func_data_arg(data, data_bytes)? };
-        match &mut obj {
-            Objective::Source { data, .. } => *data = buffer,
-            _ if !buffer.is_empty() => {
-                return Err(Error::arg(
-                    "data",
-                    "a data buffer is for an OpenCL source objective only",
-                ))
-            }
-            _ => {}
-        }
-        if dims == 0 {
-            return Err(Error::arg("dims", "0; expected at least 1"));
-        }
-        // SAFETY: the caller's contract: `dims` values each.
-        let lo = unsafe { copy_in::<f64>(lo.cast(), dims as usize, "lo")? };
-        // SAFETY: as above.
-        let hi = unsafe { copy_in::<f64>(hi.cast(), dims as usize, "hi")? };
+        let (obj, _, lo, hi) = unsafe { objective_box(objective, lo, hi, dims, data, data_bytes)? };
         // SAFETY: as above.
         let x = unsafe { copy_in::<f64>(x.cast(), dims as usize, "x")? };
         // SAFETY: NULL or valid by the caller's contract.
