@@ -79,7 +79,7 @@ typedef QT CT;
 
 // Δ(p; r, s), the O(n) formula (TS_SYM: the symmetric shortcut), terms in the order of
 // TsChain::delta_full.
-inline DT ts_delta_full(__global const QT *A, __global const QT *B, __local const uchar *p, uint r, uint s)
+inline DT ts_delta_full(__global const QT *A, __global const QT *B, __local const ushort *p, uint r, uint s)
 {
     uint pr = p[r], ps = p[s];
     DT acc = (DT)0;
@@ -109,7 +109,7 @@ inline DT ts_delta_full(__global const QT *A, __global const QT *B, __local cons
 }
 
 // Δ(p'; u, v) after the move (r, s) from Δ(p; u, v), for {u, v} disjoint from {r, s}; p is p'.
-inline DT ts_delta_step(__global const QT *A, __global const QT *B, __local const uchar *p, DT acc,
+inline DT ts_delta_step(__global const QT *A, __global const QT *B, __local const ushort *p, DT acc,
                         uint r, uint s, uint u, uint v)
 {
     uint pr = p[r], ps = p[s], pu = p[u], pv = p[v];
@@ -180,18 +180,18 @@ inline bool ts_better(uint aa, DT da, uint ia, uint ab, DT db, uint ib, uint w)
     } while (0)
 
 // One launch: `iters` iterations of chain get_group_id(0). State per chain: perm and best_perm
-// (n bytes), cost[2c] = current, cost[2c+1] = best (64-bit transports), tv[c] = t (iteration in
+// (n 16-bit entries), cost[2c] = current, cost[2c+1] = best (64-bit transports), tv[c] = t (iteration in
 // the current start), gv[2c] = g (the Philox counter), gv[2c+1] = g of the last new best, fresh[c]
 // (reset the tabu matrix first). tabu_g: n^2 stamps per chain; delta_g: TS_NP deltas per chain
 // (used when TS_LOCAL_D is 0). c0: the global index of chain 0 of the launch (its draws are
 // keyed by the global chain index, so a split over devices draws the same numbers).
-__kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global const uchar2 *pairs,
-                         __global uchar *perm, __global uchar *best_perm, __global ulong *cost,
+__kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global const ushort2 *pairs,
+                         __global ushort *perm, __global ushort *best_perm, __global ulong *cost,
                          __global int *tv, __global ulong *gv, __global uchar *fresh,
                          __global int *tabu_g, __global DT *delta_g, ulong seed, long horizon, uint iters, uint c0)
 {
     const uint c = get_group_id(0), lid = get_local_id(0);
-    __local uchar p[TS_N];
+    __local ushort p[TS_N];
     __local DT red_d[TS_WG];
     __local uint red_i[TS_WG];
     __local uchar red_a[TS_WG];
@@ -234,21 +234,21 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
         DT bd = (DT)0;
         if (first) {
             for (uint idx = lid; idx < TS_NP; idx += TS_WG) {
-                uchar2 uv = pairs[idx];
+                ushort2 uv = pairs[idx];
                 DT d = ts_delta_full(A, B, p, uv.x, uv.y);
                 delta[idx] = d;
                 TS_CONSIDER(idx, uv.x, uv.y, d);
             }
         } else if (mi == TS_NONE) {
             for (uint idx = lid; idx < TS_NP; idx += TS_WG) {
-                uchar2 uv = pairs[idx];
+                ushort2 uv = pairs[idx];
                 DT d = delta[idx];
                 TS_CONSIDER(idx, uv.x, uv.y, d);
             }
         } else {
             // the pairs disjoint from the move: O(1) each
             for (uint idx = lid; idx < TS_NP; idx += TS_WG) {
-                uchar2 uv = pairs[idx];
+                ushort2 uv = pairs[idx];
                 uint u = uv.x, v = uv.y;
                 if (u == r || u == s || v == r || v == s) continue;
                 DT d = ts_delta_step(A, B, p, delta[idx], r, s, u, v);
@@ -299,7 +299,7 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
         // every delta written in this pass is visible to the work-item that updates it next
         barrier(TS_FENCE);
         if (mi != TS_NONE) {
-            uchar2 rs = pairs[mi];
+            ushort2 rs = pairs[mi];
             r = rs.x;
             s = rs.y;
         }
@@ -308,8 +308,8 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
             uint pr = p[r], ps = p[s];
             tabu[r * TS_N + pr] = t + ts_tenure(w.y);
             tabu[s * TS_N + ps] = t + ts_tenure(w.z);
-            p[r] = (uchar)ps;
-            p[s] = (uchar)pr;
+            p[r] = (ushort)ps;
+            p[s] = (ushort)pr;
             cur = cur0 + D_TO_C(md);
             improved = C_LT(cur, best0) ? 1 : 0;
             if (improved) best = cur;

@@ -2956,6 +2956,12 @@ typedef struct MetaoptQapTsOptions {
    * Seconds between two checkpoints; 0: only when the search ends.
    */
   double checkpoint_every_s;
+  /**
+   * 1 (the default): when `chains` chains would not fit the memory of the device (or of the
+   * host, on the CPU backend), run as many as fit (the result's `chains` is then below its
+   * `chains_requested`); 0: refuse with `METAOPT_ERR_INVALID_ARGUMENT` naming `chains`.
+   */
+  uint8_t fit_chains;
 } MetaoptQapTsOptions;
 
 /**
@@ -3051,6 +3057,11 @@ typedef struct MetaoptQapTsSolveResult {
    * A `MetaoptStopReason`: why the solve ended.
    */
   int32_t stop_reason;
+  /**
+   * The chains asked for: `chains` is fewer where that many would not fit the memory
+   * (`fit_chains`).
+   */
+  uint32_t chains_requested;
 } MetaoptQapTsSolveResult;
 
 /**

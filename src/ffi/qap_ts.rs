@@ -77,6 +77,10 @@ pub struct MetaoptQapTsOptions {
     pub checkpoint_path: *const c_char,
     /// Seconds between two checkpoints; 0: only when the search ends.
     pub checkpoint_every_s: f64,
+    /// 1 (the default): when `chains` chains would not fit the memory of the device (or of the
+    /// host, on the CPU backend), run as many as fit (the result's `chains` is then below its
+    /// `chains_requested`); 0: refuse with `METAOPT_ERR_INVALID_ARGUMENT` naming `chains`.
+    pub fit_chains: u8,
 }
 
 /// The result of `metaopt_qap_ts_solve`: the best over all chains. The cost sits in the field
@@ -130,6 +134,9 @@ pub struct MetaoptQapTsSolveResult {
     pub error_message: *mut c_char,
     /// A `MetaoptStopReason`: why the solve ended.
     pub stop_reason: i32,
+    /// The chains asked for: `chains` is fewer where that many would not fit the memory
+    /// (`fit_chains`).
+    pub chains_requested: u32,
 }
 
 owned_result!(MetaoptQapTsSolveResult: frees permutation, backend; zeroes permutation_length);
@@ -161,6 +168,7 @@ pub extern "C" fn metaopt_qap_ts_default_options() -> MetaoptQapTsOptions {
             stop_token: ptr::null(),
             checkpoint_path: ptr::null(),
             checkpoint_every_s: 0.0,
+            fit_chains: d.fit_chains as u8,
         }
     })
 }
@@ -235,6 +243,11 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
         starts,
         group_size: None,
         first_chain: 0,
+        fit_chains: match o.fit_chains {
+            0 => false,
+            1 => true,
+            f => return Err(not_one_of("fit_chains", f, "0 or 1")),
+        },
     };
     opts.check(n)?;
     Ok(opts)
@@ -295,6 +308,7 @@ pub unsafe extern "C" fn metaopt_qap_ts_solve(
             error_code,
             error_message,
             stop_reason: r.stop.code(),
+            chains_requested: r.chains_requested as u32,
         }
     })
 }

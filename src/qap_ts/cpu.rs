@@ -201,22 +201,50 @@ pub struct TsMove {
     pub cost_before_bits: u64,
 }
 
+/// What every chain of one instance reads and none writes: the matrices, their transposes (so
+/// that column reads are row reads), whether both are symmetric and the pairs in delta-matrix
+/// order. Made once per engine and shared, so a chain's own memory is its tabu and delta
+/// matrices and its permutations.
+#[derive(Debug)]
+pub struct TsData<T: TsElem> {
+    pub n: usize,
+    pub slices: usize,
+    a: Vec<T>,
+    b: Vec<T>,
+    at: Vec<T>,
+    bt: Vec<T>,
+    /// A and B symmetric (every slice): the symmetric shortcut of the formulas.
+    pub sym: bool,
+    pub pairs: Vec<(u16, u16)>,
+}
+
+impl<T: TsElem> TsData<T> {
+    pub fn new(n: usize, slices: usize, a: Vec<T>, b: Vec<T>) -> Self {
+        TsData {
+            n,
+            slices,
+            sym: symmetric(n, &a) && symmetric(n, &b),
+            at: transpose(n, &a),
+            bt: transpose(n, &b),
+            a,
+            b,
+            pairs: pairs(n)
+                .into_iter()
+                .map(|(r, s)| (r as u16, s as u16))
+                .collect(),
+        }
+    }
+}
+
 /// One robust tabu search chain: the state of docs/specs/QAP_TS.md.
 #[derive(Clone, Debug)]
 pub struct TsChain<T: TsElem> {
     pub n: usize,
-    slices: usize,
-    a: Arc<Vec<T>>,
-    b: Arc<Vec<T>>,
-    /// The transposes of A and B (every slice), so that column reads are row reads.
-    at: Arc<Vec<T>>,
-    bt: Arc<Vec<T>>,
-    /// A and B symmetric (every slice): the symmetric shortcut of the formulas.
-    pub sym: bool,
-    pub perm: Vec<u8>,
+    data: Arc<TsData<T>>,
+    pub perm: Vec<u16>,
     pub cost: T::D,
     pub best: T::D,
-    pub best_perm: Vec<u8>,
+    pub best_perm: Vec<u16>,
     /// Tabu stamps T[unit * n + location].
     pub tabu: Vec<i32>,
     pub delta: Vec<T::D>,
@@ -226,21 +254,32 @@ pub struct TsChain<T: TsElem> {
     pub g: u64,
     /// `g` when `best` last improved.
     pub best_iter: u64,
-    pub pairs: Arc<Vec<(usize, usize)>>,
     /// When set, every move is recorded here.
     pub trace: Option<Vec<TsMove>>,
 }
 
 impl<T: TsElem> TsChain<T> {
-    pub fn new(n: usize, slices: usize, a: Arc<Vec<T>>, b: Arc<Vec<T>>, perm: &[u8]) -> Self {
-        let mut c = TsChain {
+    /// A chain of its own instance data (tests, one chain); an engine shares one [`TsData`].
+    pub fn new(n: usize, slices: usize, a: Arc<Vec<T>>, b: Arc<Vec<T>>, perm: &[u16]) -> Self {
+        let data = Arc::new(TsData::new(n, slices, a.to_vec(), b.to_vec()));
+        Self::on(data, perm)
+    }
+
+    /// A chain over shared instance data, started from `perm`.
+    pub fn on(data: Arc<TsData<T>>, perm: &[u16]) -> Self {
+        let mut c = Self::blank(data);
+        c.restart(perm);
+        c
+    }
+
+    /// A chain whose state its engine sets before its first iteration (the identity
+    /// permutation, a zero tabu matrix and zero deltas: no O(n^3) start that is thrown away).
+    fn blank(data: Arc<TsData<T>>) -> Self {
+        let n = data.n;
+        let perm: Vec<u16> = (0..n as u16).collect();
+        TsChain {
             n,
-            slices,
-            sym: symmetric(n, &a) && symmetric(n, &b),
-            at: Arc::new(transpose(n, &a)),
-            bt: Arc::new(transpose(n, &b)),
-            a,
-            b,
+            data,
             perm: perm.to_vec(),
             cost: T::dzero(),
             best: T::dzero(),
@@ -250,17 +289,21 @@ impl<T: TsElem> TsChain<T> {
             t: 0,
             g: 0,
             best_iter: 0,
-            pairs: Arc::new(pairs(n)),
             trace: None,
-        };
-        c.restart(perm);
-        c
+        }
+    }
+
+    /// A and B symmetric: the symmetric shortcut is in use.
+    pub fn symmetric(&self) -> bool {
+        self.data.sym
     }
 
     /// A fresh start from `perm`: fresh tabu matrix, full cost and deltas, best = current.
-    pub fn restart(&mut self, perm: &[u8]) {
+    pub fn restart(&mut self, perm: &[u16]) {
         self.perm.copy_from_slice(perm);
-        self.cost = T::from_bits(full_cost(self.n, self.slices, &self.a, &self.b, perm).bits());
+        self.cost = T::from_bits(
+            full_cost(self.n, self.data.slices, &self.data.a, &self.data.b, perm).bits(),
+        );
         self.best = self.cost;
         self.best_perm.copy_from_slice(perm);
         self.best_iter = self.g;
@@ -280,9 +323,9 @@ impl<T: TsElem> TsChain<T> {
 
     /// Every delta from the O(n) formula.
     pub fn recompute(&mut self) {
-        for idx in 0..self.pairs.len() {
-            let (r, s) = self.pairs[idx];
-            self.delta[idx] = self.delta_full(r, s);
+        for idx in 0..self.data.pairs.len() {
+            let (r, s) = self.data.pairs[idx];
+            self.delta[idx] = self.delta_full(r as usize, s as usize);
         }
     }
 
@@ -294,20 +337,20 @@ impl<T: TsElem> TsChain<T> {
         let p = &self.perm;
         let (pr, ps) = (p[r] as usize, p[s] as usize);
         let mut acc = T::dzero();
-        for sl in 0..self.slices {
+        for sl in 0..self.data.slices {
             let o = sl * n * n;
             // rows of A (r, s) and of B (p_r, p_s); columns as rows of the transposes
             let (ar, as_, br, bs) = (
-                row_of(&self.a, o + r * n, n),
-                row_of(&self.a, o + s * n, n),
-                row_of(&self.b, o + pr * n, n),
-                row_of(&self.b, o + ps * n, n),
+                row_of(&self.data.a, o + r * n, n),
+                row_of(&self.data.a, o + s * n, n),
+                row_of(&self.data.b, o + pr * n, n),
+                row_of(&self.data.b, o + ps * n, n),
             );
             let t1 = T::dmul(
                 T::dsub(ar[r].d(), as_[s].d()),
                 T::dsub(bs[ps].d(), br[pr].d()),
             );
-            if self.sym {
+            if self.data.sym {
                 // the two halves of the sum are equal: a_kr = a_rk, b(k, s) = b(s, k)
                 let mut sum = T::dzero();
                 for (k, &pk) in p.iter().enumerate() {
@@ -327,10 +370,10 @@ impl<T: TsElem> TsChain<T> {
                 continue;
             }
             let (acr, acs, bcr, bcs) = (
-                row_of(&self.at, o + r * n, n),
-                row_of(&self.at, o + s * n, n),
-                row_of(&self.bt, o + pr * n, n),
-                row_of(&self.bt, o + ps * n, n),
+                row_of(&self.data.at, o + r * n, n),
+                row_of(&self.data.at, o + s * n, n),
+                row_of(&self.data.bt, o + pr * n, n),
+                row_of(&self.data.bt, o + ps * n, n),
             );
             let t2 = T::dmul(
                 T::dsub(ar[s].d(), as_[r].d()),
@@ -374,19 +417,19 @@ impl<T: TsElem> TsChain<T> {
         }
         let p = &self.perm;
         let (pr, ps) = (p[r] as usize, p[s] as usize);
-        for sl in 0..self.slices {
+        for sl in 0..self.data.slices {
             let o = sl * n * n;
             let (ar, as_, bpr, bps) = (
-                row_of(&self.a, o + r * n, n),
-                row_of(&self.a, o + s * n, n),
-                row_of(&self.b, o + pr * n, n),
-                row_of(&self.b, o + ps * n, n),
+                row_of(&self.data.a, o + r * n, n),
+                row_of(&self.data.a, o + s * n, n),
+                row_of(&self.data.b, o + pr * n, n),
+                row_of(&self.data.b, o + ps * n, n),
             );
             let (acr, acs, bcr, bcs) = (
-                row_of(&self.at, o + r * n, n),
-                row_of(&self.at, o + s * n, n),
-                row_of(&self.bt, o + pr * n, n),
-                row_of(&self.bt, o + ps * n, n),
+                row_of(&self.data.at, o + r * n, n),
+                row_of(&self.data.at, o + s * n, n),
+                row_of(&self.data.bt, o + pr * n, n),
+                row_of(&self.data.bt, o + ps * n, n),
             );
             let mut k = 0;
             for u in 0..n {
@@ -406,7 +449,7 @@ impl<T: TsElem> TsChain<T> {
                         T::dsub(bps[pu].d(), bps[pv].d()),
                         T::dsub(bpr[pv].d(), bpr[pu].d()),
                     );
-                    let add = if self.sym {
+                    let add = if self.data.sym {
                         let f = T::dmul(fa, fb);
                         T::dadd(f, f)
                     } else {
@@ -435,7 +478,8 @@ impl<T: TsElem> TsChain<T> {
         let h = p.horizon as i64;
         // the tie key is computed only on a tie: it decides nothing else
         let mut best: Option<(bool, T::D, usize)> = None;
-        for (idx, &(r, s)) in self.pairs.iter().enumerate() {
+        for (idx, &(r, s)) in self.data.pairs.iter().enumerate() {
+            let (r, s) = (r as usize, s as usize);
             let d = self.delta[idx];
             let tr = self.tabu[r * n + self.perm[s] as usize] as i64;
             let ts = self.tabu[s * n + self.perm[r] as usize] as i64;
@@ -461,7 +505,8 @@ impl<T: TsElem> TsChain<T> {
             }
         }
         let made = best.map(|(_, d, idx)| {
-            let (r, s) = self.pairs[idx];
+            let (r, s) = self.data.pairs[idx];
+            let (r, s) = (r as usize, s as usize);
             let (pr, ps) = (self.perm[r] as usize, self.perm[s] as usize);
             if let Some(tr) = &mut self.trace {
                 tr.push(TsMove {
@@ -500,9 +545,7 @@ impl<T: TsElem> TsChain<T> {
 /// The rayon engine: one [`TsChain`] per chain, one chain per task.
 pub struct CpuEngine<T: TsElem> {
     n: usize,
-    slices: usize,
-    a: Arc<Vec<T>>,
-    b: Arc<Vec<T>>,
+    data: Arc<TsData<T>>,
     params: TsParams,
     chains: Vec<TsChain<T>>,
 }
@@ -511,9 +554,7 @@ impl<T: TsElem> CpuEngine<T> {
     pub fn new(n: usize, slices: usize, a: &[T], b: &[T], params: TsParams) -> Self {
         CpuEngine {
             n,
-            slices,
-            a: Arc::new(a.to_vec()),
-            b: Arc::new(b.to_vec()),
+            data: Arc::new(TsData::new(n, slices, a.to_vec(), b.to_vec())),
             params,
             chains: Vec::new(),
         }
@@ -535,15 +576,9 @@ pub fn engine(problem: &QapProblem, params: TsParams) -> Box<dyn Engine> {
 
 impl<T: TsElem> Engine for CpuEngine<T> {
     fn advance(&mut self, states: &mut [ChainState], iterations: u32) -> Result<()> {
+        // every field of a new chain is set from its state below (a new chain's start is fresh)
         while self.chains.len() < states.len() {
-            let perm = &states[self.chains.len()].perm;
-            self.chains.push(TsChain::new(
-                self.n,
-                self.slices,
-                self.a.clone(),
-                self.b.clone(),
-                perm,
-            ));
+            self.chains.push(TsChain::blank(self.data.clone()));
         }
         let params = self.params;
         self.chains
@@ -603,16 +638,9 @@ impl<T: TsElem> Engine for CpuEngine<T> {
                 ),
             ));
         }
-        let identity: Vec<u8> = (0..self.n).map(|v| v as u8).collect();
         while self.chains.len() < tabu.len() / nn {
-            // the host's state of the chain replaces this start at its first launch
-            self.chains.push(TsChain::new(
-                self.n,
-                self.slices,
-                self.a.clone(),
-                self.b.clone(),
-                &identity,
-            ));
+            // the host's state of the chain replaces this one at its first launch
+            self.chains.push(TsChain::blank(self.data.clone()));
         }
         for (ch, t) in self.chains.iter_mut().zip(tabu.chunks(nn)) {
             ch.tabu.copy_from_slice(t);

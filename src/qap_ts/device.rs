@@ -21,9 +21,9 @@ pub struct DeviceEngine {
     params: TsParams,
     a: DeviceBuffer<u8>,
     b: DeviceBuffer<u8>,
-    pairs: DeviceBuffer<u8>,
-    perm: DeviceBuffer<u8>,
-    best_perm: DeviceBuffer<u8>,
+    pairs: DeviceBuffer<u16>,
+    perm: DeviceBuffer<u16>,
+    best_perm: DeviceBuffer<u16>,
     cost: DeviceBuffer<u64>,
     tv: DeviceBuffer<i32>,
     gv: DeviceBuffer<u64>,
@@ -75,7 +75,17 @@ pub struct Layout {
 /// Bytes of local memory `qap_ts_run` needs besides its matrices, for `wg` work-items and
 /// deltas of `dsize` bytes (the reduction, the permutation, the two costs).
 fn fixed_local_bytes(n: usize, wg: usize, dsize: usize) -> u64 {
-    (wg * (dsize + 5) + n + 2 * 8 + 16) as u64
+    (wg * (dsize + 5) + 2 * n + 2 * 8 + 16) as u64
+}
+
+/// Bytes of one delta of `p` on a device: 4 for float32 data and for integer data whose deltas
+/// fit 32 bits ([`deltas_fit_i32`]), else 8.
+pub fn delta_bytes(p: &QapProblem) -> usize {
+    if p.elem_type().ft_kind() == 3 || deltas_fit_i32(p) {
+        4
+    } else {
+        8
+    }
 }
 
 /// Whether every delta of `p`, and every partial sum `cl/qap_ts.cl` forms on the way, fits a
@@ -103,9 +113,20 @@ impl DeviceEngine {
             ctx.require_fp64()?;
         }
         let n = p.n;
+        // the kernel indexes the stacked matrices with 32-bit arithmetic
+        if (p.slices as u64) * (n * n) as u64 > u32::MAX as u64 {
+            return Err(Error::arg(
+                "nSlices",
+                format!(
+                    "{} slices of n = {n}: more than 2^32 matrix elements, beyond the device \
+                     kernel's indexing; use the CPU backend",
+                    p.slices
+                ),
+            ));
+        }
         let np = n * (n - 1) / 2;
         let d32 = deltas_fit_i32(p);
-        let dsize = if ty.ft_kind() == 3 || d32 { 4 } else { 8 };
+        let dsize = delta_bytes(p);
         let queue = ctx.queue_unprofiled()?;
         let mut cap = request
             .group_size
@@ -160,9 +181,9 @@ impl DeviceEngine {
             cap = wg / 2;
         };
         let (ab, bb) = p.data.bytes();
-        let pairs: Vec<u8> = super::cpu::pairs(n)
+        let pairs: Vec<u16> = super::cpu::pairs(n)
             .into_iter()
-            .flat_map(|(r, s)| [r as u8, s as u8])
+            .flat_map(|(r, s)| [r as u16, s as u16])
             .collect();
         Ok(DeviceEngine {
             a: queue.buffer_from(ab, "A")?,
@@ -212,11 +233,11 @@ impl Engine for DeviceEngine {
             ));
         }
         let (n, q) = (self.n, &self.queue);
-        let cat = |f: &dyn Fn(&ChainState) -> &[u8]| {
+        let cat = |f: &dyn Fn(&ChainState) -> &[u16]| {
             states
                 .iter()
                 .flat_map(|s| f(s).iter().copied())
-                .collect::<Vec<u8>>()
+                .collect::<Vec<u16>>()
         };
         // queued writes: the queue orders them before the launch, and the reads below wait for
         // all of it, so the host waits for the device once per launch rather than per upload

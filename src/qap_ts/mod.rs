@@ -97,6 +97,10 @@ pub struct QapTsOptions {
     /// (its start, restarts and iterations), for a job whose chains are numbered across
     /// processes, such as MPI ranks ([`QapTs::solve_shared`]). 0 for a solve on its own.
     pub first_chain: usize,
+    /// When `chains` chains would not fit the memory of the device (or, on the CPU backend, of
+    /// the host), run as many as fit and say so in the result (`chains` below
+    /// `chains_requested`); false: refuse the solve, naming `chains` and the most that fit.
+    pub fit_chains: bool,
 }
 
 impl Default for QapTsOptions {
@@ -114,6 +118,7 @@ impl Default for QapTsOptions {
             starts: Vec::new(),
             group_size: None,
             first_chain: 0,
+            fit_chains: true,
         }
     }
 }
@@ -218,7 +223,10 @@ pub struct QapTsSolveResult {
     pub cost: Cost,
     /// The best permutation, 0-based, direct (unit i at location `permutation[i]`).
     pub permutation: Vec<usize>,
+    /// Chains run: `chains_requested`, or fewer where that many would not fit the memory
+    /// ([`QapTsOptions::fit_chains`]).
     pub chains: usize,
+    pub chains_requested: usize,
     /// Iterations per chain.
     pub iterations: u64,
     /// Launches (engine calls).
@@ -247,10 +255,10 @@ pub struct QapTsProgress {
 /// `Cost::bits`). The engine keeps the tabu matrices (reset when `fresh`) and the deltas.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChainState {
-    pub perm: Vec<u8>,
+    pub perm: Vec<u16>,
     pub cost: u64,
     pub best: u64,
-    pub best_perm: Vec<u8>,
+    pub best_perm: Vec<u16>,
     /// Iteration within the current start.
     pub t: i32,
     /// Iterations since the first start (the Philox counter of the chain).
@@ -263,7 +271,7 @@ pub struct ChainState {
 
 impl ChainState {
     /// A fresh start from `perm` after `g` iterations of the chain (its Philox counter).
-    pub fn start(problem: &QapProblem, perm: Vec<u8>, g: u64) -> Self {
+    pub fn start(problem: &QapProblem, perm: Vec<u16>, g: u64) -> Self {
         let cost = problem.cost_order(&perm).bits();
         ChainState {
             best_perm: perm.clone(),
@@ -283,7 +291,7 @@ impl ChainState {
 pub struct ShareRound<'a> {
     /// The solve's best so far (the problem's units) and its permutation.
     pub best: f64,
-    pub permutation: &'a [u8],
+    pub permutation: &'a [u16],
     /// The solve would stop now (its target, iteration or time limit, or a stop request).
     pub stop: bool,
     /// The solve's checkpoint is due (by its own clock).
@@ -295,7 +303,7 @@ pub struct ShareRound<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct Shared {
     pub stop: bool,
-    pub permutation: Option<Vec<u8>>,
+    pub permutation: Option<Vec<u16>>,
     /// Every partner writes its checkpoint now, before it takes the shared permutation (when
     /// any partner's is due), so that the partners' files are of the same iteration.
     pub checkpoint: bool,
@@ -336,8 +344,8 @@ struct TsState {
     tabu: Vec<i32>,
     host_rng: Vec<Philox>,
     /// The elite pool, best first (cost bits, permutation).
-    elite: Vec<(u64, Vec<u8>)>,
-    best: (u64, Vec<u8>),
+    elite: Vec<(u64, Vec<u16>)>,
+    best: (u64, Vec<u16>),
     /// Iterations per chain, launches and restarts so far.
     done: u64,
     launches: u64,
@@ -559,6 +567,18 @@ impl QapTs {
         let p = self.problem.clone();
         let n = p.n;
         opts.check(n)?;
+        let requested = opts.chains;
+        let fitted;
+        let opts = match self.chains_that_fit(opts)? {
+            c if c == opts.chains => opts,
+            c => {
+                let mut o = opts.clone();
+                o.chains = c;
+                o.starts.truncate(c);
+                fitted = o;
+                &fitted
+            }
+        };
         let header = self.header(opts);
         // a loaded checkpoint is checked against these options; it is used up only by a solve
         // that starts from it
@@ -623,7 +643,7 @@ impl QapTs {
                 .collect::<Result<Vec<_>>>()?
         };
         let ft = p.elem_type().ft_kind();
-        let cost_of = |perm: &[u8]| p.cost_order(perm);
+        let cost_of = |perm: &[u16]| p.cost_order(perm);
         let mut elite = Elite::new(opts.elite_size);
         let mut s = match resumed {
             Some(mut r) => {
@@ -646,12 +666,12 @@ impl QapTs {
                     .collect();
                 let chains: Vec<ChainState> = (0..opts.chains)
                     .map(|c| {
-                        let perm: Vec<u8> = match opts.starts.get(c) {
-                            Some(s) => s.iter().map(|&v| v as u8).collect(),
+                        let perm: Vec<u16> = match opts.starts.get(c) {
+                            Some(s) => s.iter().map(|&v| v as u16).collect(),
                             None => host_rng[c]
                                 .permutation(n)
                                 .into_iter()
-                                .map(|v| v as u8)
+                                .map(|v| v as u16)
                                 .collect(),
                         };
                         ChainState::start(&p, perm, 0)
@@ -677,14 +697,14 @@ impl QapTs {
                 }
             }
         };
-        let mut best: (Cost, Vec<u8>) = (Cost::from_bits(ft, s.best.0), s.best.1.clone());
+        let mut best: (Cost, Vec<u16>) = (Cost::from_bits(ft, s.best.0), s.best.1.clone());
         let reached = |c: &Cost| opts.stop.target.is_some_and(|t| c.as_f64() <= t);
         let stagnation = opts.stagnation(n);
         let (pmin, pmax) = opts.perturbation(n);
         let mut stop = StopReason::Budget;
         let mut schedule = Schedule::new(opts.stop.checkpoint.as_ref());
         // the state as a checkpoint holds it (the elite pool and the best back in the state)
-        let sync = |s: &mut TsState, best: &(Cost, Vec<u8>), elite: &Elite| {
+        let sync = |s: &mut TsState, best: &(Cost, Vec<u16>), elite: &Elite| {
             s.best = (best.0.bits(), best.1.clone());
             s.elite = elite
                 .items
@@ -838,6 +858,7 @@ impl QapTs {
             cost: best.0,
             permutation: best.1.iter().map(|&v| v as usize).collect(),
             chains: opts.chains,
+            chains_requested: requested,
             iterations: s.done,
             launches: s.launches,
             restarts: s.restarts,
@@ -862,6 +883,173 @@ impl QapTs {
             ranges,
         });
         Ok(result)
+    }
+}
+
+/// The bytes of a solve: per chain and once, on each device and on the host.
+#[derive(Clone, Copy, Debug)]
+struct ChainBytes {
+    device_chain: u64,
+    device_once: u64,
+    /// The largest device buffer grows by this per chain (the tabu or the delta matrices).
+    buffer_chain: u64,
+    host_chain: u64,
+    host_once: u64,
+}
+
+impl ChainBytes {
+    /// What a solve of `p` holds on `backend` (the device engine with its deltas in global
+    /// memory, the case that needs the most), with `checkpoint` when it writes checkpoints (every
+    /// tabu matrix then passes through the host).
+    fn of(p: &QapProblem, backend: Backend, checkpoint: bool) -> Self {
+        let n = p.n as u64;
+        let np = n * (n - 1) / 2;
+        let tabu = 4 * n * n;
+        let (a, b) = p.data.bytes();
+        let matrices = (a.len() + b.len()) as u64;
+        // host: the chain's state, its copy in a launch's transfers, and a checkpoint's stamps
+        let state = 4 * 2 * n + 64;
+        let host_chain = 2 * state + if checkpoint { tabu } else { 0 };
+        match backend {
+            Backend::Device(_) => {
+                let delta = device::delta_bytes(p) as u64 * np;
+                ChainBytes {
+                    device_chain: tabu + delta + 4 * n + 64,
+                    device_once: matrices + 4 * np,
+                    buffer_chain: tabu.max(delta),
+                    host_chain,
+                    host_once: matrices,
+                }
+            }
+            // the chain's tabu and delta matrices (64-bit deltas at most), beside one copy of
+            // the matrices, their transposes and the pairs
+            Backend::Cpu => ChainBytes {
+                device_chain: 0,
+                device_once: 0,
+                buffer_chain: 0,
+                host_chain: host_chain + tabu + 8 * np + 4 * n,
+                host_once: 3 * matrices + 4 * np,
+            },
+        }
+    }
+}
+
+/// Chains of `chain` bytes each that fit `have` bytes beside `once` bytes (none when `once`
+/// alone does not fit).
+fn fit(have: u64, once: u64, chain: u64) -> u64 {
+    if chain == 0 {
+        return u64::MAX;
+    }
+    have.saturating_sub(once) / chain
+}
+
+impl QapTs {
+    /// The chains of the solve: `opts.chains`, or as many as fit the memory when fewer do and
+    /// `opts.fit_chains` is set (else an error naming `chains`). Device memory: nine tenths of
+    /// `CL_DEVICE_GLOBAL_MEM_SIZE` (the driver keeps some), the largest buffer within
+    /// `CL_DEVICE_MAX_MEM_ALLOC_SIZE`; host memory: nine tenths of what the host can still give.
+    /// A solve continuing a loaded state keeps that state's chains.
+    pub fn chains_that_fit(&self, opts: &QapTsOptions) -> Result<usize> {
+        let p = &self.problem;
+        let backends = crate::multi::backends(&self.devices, self.backend)?;
+        let parts = backends.len() as u64;
+        let checkpoint = opts.stop.checkpoint.is_some();
+        let host = crate::device::host_memory_available().map(|b| b / 10 * 9);
+        // chains per device (or in all, on the CPU backend)
+        let mut per_part = u64::MAX;
+        let mut limits: Vec<String> = Vec::new();
+        let host_bytes = ChainBytes::of(p, backends[0], checkpoint);
+        for &b in &backends {
+            let m = ChainBytes::of(p, b, checkpoint);
+            if let Backend::Device(_) = b {
+                let info = &b.context("QAP tabu search")?.info;
+                if info.global_mem_bytes > 0 {
+                    let c = fit(
+                        info.global_mem_bytes / 10 * 9,
+                        m.device_once,
+                        m.device_chain,
+                    );
+                    if c < per_part {
+                        per_part = c;
+                        limits.push(format!(
+                            "{} bytes per chain in the device's {} bytes (CL_DEVICE_GLOBAL_MEM_SIZE)",
+                            m.device_chain, info.global_mem_bytes
+                        ));
+                    }
+                }
+                if info.max_alloc_bytes > 0 {
+                    let c = fit(info.max_alloc_bytes, 0, m.buffer_chain);
+                    if c < per_part {
+                        per_part = c;
+                        limits.push(format!(
+                            "a buffer of {} bytes per chain within the device's largest \
+                             allocation, {} bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                            m.buffer_chain, info.max_alloc_bytes
+                        ));
+                    }
+                }
+                // a CPU device's buffers are host memory
+                if info.kind == crate::device::DeviceKind::Cpu {
+                    if let Some(h) = host {
+                        let c = fit(h, m.device_once, m.device_chain);
+                        if c < per_part {
+                            per_part = c;
+                            limits.push(format!(
+                                "{} bytes per chain in the host's {h} available bytes (a CPU \
+                                 device's memory)",
+                                m.device_chain
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        let mut total = per_part.saturating_mul(parts);
+        if let Some(h) = host {
+            let c = fit(h, host_bytes.host_once, host_bytes.host_chain);
+            if c < total {
+                total = c;
+                limits.push(format!(
+                    "{} bytes per chain in the host's {h} available bytes (MemAvailable and \
+                     RLIMIT_AS)",
+                    host_bytes.host_chain
+                ));
+            }
+        }
+        // a loaded state keeps its chains (it was written by a solve that fitted them)
+        let mut want = opts.chains;
+        if let Some(bytes) = &self.resume {
+            let h = checkpoint::header(bytes, "state")?;
+            if let Some(c) = h
+                .options
+                .iter()
+                .find(|(k, _)| k == "chains")
+                .and_then(|(_, v)| v.parse::<usize>().ok())
+            {
+                if c < want {
+                    want = c;
+                }
+            }
+        }
+        if (want as u64) <= total {
+            return Ok(want);
+        }
+        let why = limits.last().cloned().unwrap_or_default();
+        let n = p.n;
+        if total < parts {
+            return Err(Error::OutOfDeviceMemory(format!(
+                "`chains`: not one chain of n = {n} fits per device: {why}"
+            )));
+        }
+        if !opts.fit_chains {
+            return Err(Error::arg(
+                "chains",
+                format!(
+                    "{want} chains of n = {n} do not fit the memory; at most {total} do ({why})"
+                ),
+            ));
+        }
+        Ok(total as usize)
     }
 }
 
@@ -890,7 +1078,7 @@ fn engine_on(
 /// The best distinct permutations seen, best first.
 struct Elite {
     size: usize,
-    items: Vec<(Cost, Vec<u8>)>,
+    items: Vec<(Cost, Vec<u16>)>,
 }
 
 impl Elite {
@@ -901,7 +1089,7 @@ impl Elite {
         }
     }
 
-    fn offer(&mut self, c: Cost, perm: &[u8]) {
+    fn offer(&mut self, c: Cost, perm: &[u16]) {
         if self.size == 0 || self.items.iter().any(|(_, p)| p == perm) {
             return;
         }

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 /// The first bytes of every checkpoint file.
 pub const MAGIC: [u8; 8] = *b"METAOPT\x1a";
 /// The layout of the file and of every solver's state; a change to either bumps it.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 /// Bytes before the body: magic, format, body length.
 const LEAD: usize = 8 + 4 + 8;
 /// The largest body read (a state of a million chains of n = 256 fits).

@@ -682,6 +682,8 @@ struct SolveTsJson {
     /// 1-based, QAPLIB's notation: facility i goes to location permutation[i-1].
     permutation: Vec<usize>,
     chains: usize,
+    /// The default chain count, above `chains` where that many did not fit the memory.
+    chains_requested: usize,
     /// Per chain.
     iterations: u64,
     launches: u64,
@@ -736,6 +738,8 @@ fn solve_ts(
     };
     let opts = a.ts.apply(QapTsOptions {
         chains: a.chains.unwrap_or(chains),
+        // the default count is lowered to what fits the memory; a count given is run or refused
+        fit_chains: a.chains.is_none(),
         stop: metaopt::run::Stop {
             // 0: no limit (then --time-limit ends the solve)
             budget: match (a.max_iterations.max_iterations, time_limit) {
@@ -829,12 +833,18 @@ fn solve_ts(
             let mut r = rk.or_abort(result.map_err(ts_error));
             // every rank ends with the job's best (shared before the last launch); rank 0 reports
             // the chains and iterations of all
-            let work = rk.gather(&[r.chains as u64, r.iterations * r.chains as u64, r.restarts]);
+            let work = rk.gather(&[
+                r.chains as u64,
+                r.iterations * r.chains as u64,
+                r.restarts,
+                r.chains_requested as u64,
+            ]);
             let Some(work) = work else { return Ok(()) };
             let size = rk.size();
-            r.chains = work.chunks(3).map(|w| w[0] as usize).sum();
-            r.iterations = work.chunks(3).map(|w| w[1]).sum::<u64>() / r.chains.max(1) as u64;
-            r.restarts = work.chunks(3).map(|w| w[2]).sum();
+            r.chains = work.chunks(4).map(|w| w[0] as usize).sum();
+            r.iterations = work.chunks(4).map(|w| w[1]).sum::<u64>() / r.chains.max(1) as u64;
+            r.restarts = work.chunks(4).map(|w| w[2]).sum();
+            r.chains_requested = work.chunks(4).map(|w| w[3] as usize).sum();
             r.backend = format!(
                 "{}; MPI, {size} rank{}",
                 r.backend,
@@ -861,6 +871,7 @@ fn solve_ts(
             gap_percent: gap,
             permutation: perm1,
             chains: r.chains,
+            chains_requested: r.chains_requested,
             iterations: r.iterations,
             launches: r.launches,
             restarts: r.restarts,
@@ -877,8 +888,16 @@ fn solve_ts(
     }
     let mut s = format!("instance     {} (n = {})\n", inst.name, inst.n);
     s += &format!("device       {}\n", r.backend);
+    let fitted = if r.chains < r.chains_requested {
+        format!(
+            " (of the default {}: as many as fit the memory)",
+            r.chains_requested
+        )
+    } else {
+        String::new()
+    };
     s += &format!(
-        "solver       robust tabu search, {} chains, seed {}\n",
+        "solver       robust tabu search, {} chains{fitted}, seed {}\n",
         r.chains, a.seed.seed
     );
     s += &format!("best cost    {}\n", r.cost);

@@ -45,6 +45,11 @@ use std::sync::Arc;
 /// Most swaps a string may hold (128 parameters; about 500,000 rows at n = 256).
 pub const MAX_SWAPS: u32 = 64;
 
+/// Largest instance HC12 takes: each row's permutation is built in a work-item's private memory
+/// (`cl/qap.cl`) and in a fixed array per CPU task, one byte per entry. Larger instances are for
+/// the robust tabu search (`crate::qap_ts`, up to [`crate::problem::qap::MAX_N`]).
+pub const MAX_N: usize = 256;
+
 pub use crate::device::Backend;
 
 /// The result of one HC12 run (to a local optimum or the iteration cap).
@@ -135,6 +140,17 @@ impl QapHc12 {
         backend: Backend,
         form: CostForm,
     ) -> Result<Self> {
+        if problem.n > MAX_N {
+            return Err(Error::arg(
+                "n",
+                format!(
+                    "{}; HC12 for the QAP takes n up to {MAX_N} (its rows' permutations are built \
+                     in private memory); the robust tabu search takes n up to {}",
+                    problem.n,
+                    crate::problem::qap::MAX_N
+                ),
+            ));
+        }
         if swaps == 0 || swaps > MAX_SWAPS {
             return Err(Error::arg(
                 "swaps",

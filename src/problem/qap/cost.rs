@@ -242,19 +242,17 @@ impl QapMatrices {
             limit: u128,
             ty: &str,
         ) -> Result<()> {
-            let abs = |v: &[T]| {
-                v.iter()
-                    .map(|&x| x.into().unsigned_abs())
-                    .collect::<Vec<u128>>()
+            // the sum and the largest of the absolute values of a matrix, in one pass
+            let sum_max = |v: &[T]| {
+                v.iter().fold((0u128, 0u128), |(s, m), &x| {
+                    let x = x.into().unsigned_abs();
+                    (s.saturating_add(x), m.max(x))
+                })
             };
-            let sum = |v: &[u128]| v.iter().fold(0u128, |s, &x| s.saturating_add(x));
-            let max = |v: &[u128]| v.iter().copied().max().unwrap_or(0);
             let mut bound = 0u128;
             for (sa, sb) in a.chunks(n * n).zip(b.chunks(n * n)) {
-                let (sa, sb) = (abs(sa), abs(sb));
-                let slice = sum(&sa)
-                    .saturating_mul(max(&sb))
-                    .min(sum(&sb).saturating_mul(max(&sa)));
+                let ((suma, maxa), (sumb, maxb)) = (sum_max(sa), sum_max(sb));
+                let slice = suma.saturating_mul(maxb).min(sumb.saturating_mul(maxa));
                 bound = bound.saturating_add(slice);
             }
             if bound > limit {
@@ -452,11 +450,12 @@ impl QapProblem {
     /// The cost of a permutation of 0..n (host reference, full form).
     pub fn cost(&self, perm: &[usize]) -> Result<Cost> {
         check_perm(perm, self.n, "permutation")?;
-        let order: Vec<u8> = perm.iter().map(|&p| p as u8).collect();
+        let order: Vec<u16> = perm.iter().map(|&p| p as u16).collect();
         Ok(self.cost_order(&order))
     }
 
-    pub fn cost_order(&self, order: &[u8]) -> Cost {
+    /// The cost of `order` (entries below n, unchecked), in any unsigned entry type.
+    pub fn cost_order<O: Copy + Into<usize>>(&self, order: &[O]) -> Cost {
         with_matrices!(&self.data, |a, b| full_cost(
             self.n,
             self.slices,
@@ -552,7 +551,13 @@ float_elem!(f32, F32, F32);
 float_elem!(f64, F64, F64);
 
 /// The full cost of `order` summed as the full kernel sums it.
-pub fn full_cost<T: QapElem>(n: usize, slices: usize, a: &[T], b: &[T], order: &[u8]) -> Cost {
+pub fn full_cost<T: QapElem, O: Copy + Into<usize>>(
+    n: usize,
+    slices: usize,
+    a: &[T],
+    b: &[T],
+    order: &[O],
+) -> Cost {
     let mut acc = T::zero();
     for s in 0..slices {
         let (a_s, b_s) = (
@@ -561,9 +566,10 @@ pub fn full_cost<T: QapElem>(n: usize, slices: usize, a: &[T], b: &[T], order: &
         );
         for i in 0..n {
             let arow = &a_s[i * n..(i + 1) * n];
-            let brow = &b_s[order[i] as usize * n..(order[i] as usize + 1) * n];
+            let oi: usize = order[i].into();
+            let brow = &b_s[oi * n..(oi + 1) * n];
             for j in 0..n {
-                acc = T::add(acc, T::mul(arow[j], brow[order[j] as usize]));
+                acc = T::add(acc, T::mul(arow[j], brow[order[j].into()]));
             }
         }
     }

@@ -10,9 +10,11 @@ use serde::Deserialize;
 use super::perm::check_perm;
 use crate::error::{Error, Result};
 
-/// Largest instance size the library accepts. The device kernels build each row's permutation in
-/// private memory, so the size must be bounded; QAPLIB's largest instance (tai256c) has n = 256.
-pub const MAX_N: usize = 256;
+/// Largest instance size the library accepts: the robust tabu search's bound (16-bit permutation
+/// entries, per-chain matrices of n^2 entries). QAPLIB's largest instance (tai256c) has n = 256;
+/// layout problems and generated instances are larger. HC12 has a lower bound of its own
+/// (`crate::hc12::qap::MAX_N`).
+pub const MAX_N: usize = 2048;
 
 /// A QAP instance: `n` facilities, `n` locations, flow/distance matrices `a` and `b` (row-major,
 /// `n * n` each).

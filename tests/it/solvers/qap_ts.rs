@@ -64,10 +64,11 @@ fn as_f64<T: TsElem>(v: T::D) -> f64 {
 fn check_deltas<T: TsElem>(n: usize, slices: usize, a: &[T], b: &[T], seed: u64, sym: bool) {
     let (a, b) = (Arc::new(a.to_vec()), Arc::new(b.to_vec()));
     let mut r = Philox::new(seed, 99);
-    let start: Vec<u8> = r.permutation(n).into_iter().map(|v| v as u8).collect();
+    let start: Vec<u16> = r.permutation(n).into_iter().map(|v| v as u16).collect();
     let mut c = TsChain::new(n, slices, a.clone(), b.clone(), &start);
     assert_eq!(
-        c.sym, sym,
+        c.symmetric(),
+        sym,
         "the symmetric shortcut is taken exactly on symmetric data"
     );
     for step in 0..60 {
@@ -146,15 +147,15 @@ fn replay<T: TsElem>(
     params: &TsParams,
 ) -> (usize, usize, usize, usize) {
     let (a, b) = (Arc::new(a.to_vec()), Arc::new(b.to_vec()));
-    let start: Vec<u8> = Philox::new(3, 3)
+    let start: Vec<u16> = Philox::new(3, 3)
         .permutation(n)
         .into_iter()
-        .map(|v| v as u8)
+        .map(|v| v as u16)
         .collect();
     let mut c = TsChain::new(n, 1, a.clone(), b.clone(), &start);
     let mut tabu: Vec<i64> = (0..n * n).map(|k| -(k as i64) - 1).collect();
     let mut perm = start.clone();
-    let cost_of = |p: &[u8]| T::from_bits(full_cost(n, 1, &a, &b, p).bits());
+    let cost_of = |p: &[u16]| T::from_bits(full_cost(n, 1, &a, &b, p).bits());
     let mut best = cost_of(&perm);
     let h = params.horizon as i64;
     let (mut by_best, mut by_horizon, mut tabu_taken, mut barred) = (0, 0, 0, 0);
@@ -548,7 +549,7 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
             .map(|_| {
                 ChainState::start(
                     &p,
-                    rng.permutation(10).into_iter().map(|v| v as u8).collect(),
+                    rng.permutation(10).into_iter().map(|v| v as u16).collect(),
                     0,
                 )
             })
@@ -556,7 +557,7 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
         let mut states = vec![starts.clone(), starts.clone(), starts.clone(), starts];
         for launch in 0..4 {
             if launch == 2 {
-                let fresh = ChainState::start(&p, (0..10u8).rev().collect(), states[0][1].g);
+                let fresh = ChainState::start(&p, (0..10u16).rev().collect(), states[0][1].g);
                 for s in &mut states {
                     s[1] = fresh.clone();
                 }
@@ -666,4 +667,152 @@ fn time_limit_and_progress_stop_a_solve() {
         )
         .unwrap();
     assert_eq!((calls, r.iterations, r.launches), (3, 600, 3));
+}
+
+/// `random_instance` with every entry multiplied by `scale`.
+fn scaled(inst: QapInstance, scale: i64) -> QapInstance {
+    QapInstance {
+        a: inst.a.iter().map(|&x| x * scale).collect(),
+        b: inst.b.iter().map(|&x| x * scale).collect(),
+        ..inst
+    }
+}
+
+/// Sizes above 256 (16-bit permutation entries): the device engine, with its matrices where they
+/// fit and forced into global memory, equals the CPU engine state for state, launch by launch,
+/// through a restart; 32-bit and 64-bit deltas.
+#[test]
+fn sizes_above_256_match_the_cpu_engine_launch_by_launch() {
+    use metaopt::qap_ts::device::{DeviceEngine, LayoutRequest, Placement};
+    // (n, kind, scale, chains, launches, iterations per launch)
+    for (n, kind, scale, chains, launches, iters) in [
+        (300usize, 2u32, 10_000i64, 3usize, 3usize, 60u32),
+        (1000, 0, 1, 2, 1, 12),
+        (2048, 0, 1, 1, 1, 6),
+    ] {
+        let inst = scaled(random_instance(n, kind, n as u64), scale);
+        let p = QapProblem::from_instance(&inst);
+        let params = TsParams {
+            seed: 5,
+            tenure: TenureRule::Cubic,
+            horizon: (5 * n * n) as u32,
+            first_chain: 0,
+        };
+        let device = |placement| {
+            let request = LayoutRequest {
+                placement,
+                group_size: None,
+            };
+            DeviceEngine::new(&p, Backend::Device(None), params, chains, request).unwrap()
+        };
+        let auto = device(Placement::Auto);
+        assert_eq!(auto.layout().1.delta_i32, scale == 1, "n = {n}");
+        let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(auto)];
+        if n == 300 {
+            engines.push(Box::new(device(Placement::Global)));
+        }
+        engines.push(metaopt::qap_ts::cpu::engine(&p, params));
+        let mut rng = Philox::new(n as u64, 7);
+        let starts: Vec<ChainState> = (0..chains)
+            .map(|_| {
+                let perm = rng.permutation(n).into_iter().map(|v| v as u16).collect();
+                ChainState::start(&p, perm, 0)
+            })
+            .collect();
+        let mut states = vec![starts; engines.len()];
+        let cpu = engines.len() - 1;
+        for launch in 0..launches {
+            if launch == 1 {
+                // a restart from the reversed permutation, whose entries reach n - 1
+                let fresh = ChainState::start(&p, (0..n as u16).rev().collect(), states[0][1].g);
+                for s in &mut states {
+                    s[1] = fresh.clone();
+                }
+            }
+            for (e, s) in engines.iter_mut().zip(&mut states) {
+                e.advance(s, iters).unwrap();
+            }
+            for e in 0..cpu {
+                assert_eq!(
+                    states[e], states[cpu],
+                    "n = {n}, launch {launch}: device engine {e} vs CPU"
+                );
+            }
+        }
+        for s in &states[cpu] {
+            assert!(
+                s.t > 0 && s.perm.iter().any(|&v| v as usize >= 256),
+                "n = {n}"
+            );
+            // the maintained cost is the permutation's cost
+            assert_eq!(s.cost, p.cost_order(&s.perm).bits(), "n = {n}");
+        }
+    }
+}
+
+/// A solve of n = 2048 on each backend: the best cost is the cost of the best permutation, and
+/// below the start.
+#[test]
+fn a_solve_of_n_2048_runs_on_both_backends() {
+    let n = 2048;
+    let inst = random_instance(n, 0, 11);
+    let p = Arc::new(QapProblem::from_instance(&inst));
+    let opts = QapTsOptions {
+        chains: 1,
+        stop: Stop::budget(8),
+        launch_iterations: 8,
+        ..Default::default()
+    };
+    let mut results = Vec::new();
+    for backend in [Backend::Cpu, Backend::Device(None)] {
+        let r = QapTs::new(p.clone(), backend)
+            .unwrap()
+            .solve(&opts)
+            .unwrap();
+        assert_eq!((r.chains, r.chains_requested, r.iterations), (1, 1, 8));
+        assert_eq!(p.cost(&r.permutation).unwrap(), r.cost);
+        results.push(r);
+    }
+    assert_eq!(
+        (results[0].cost, &results[0].permutation),
+        (results[1].cost, &results[1].permutation)
+    );
+    // eight descending moves from a random start
+    let start = Philox::new(1, 0x8000_0000).permutation(n);
+    assert!(results[0].cost.less(&p.cost(&start).unwrap()));
+}
+
+/// The chains are fitted to the memory: a count that cannot fit is lowered (by default) or
+/// refused naming `chains`; a count that fits is kept; sizes above the library's bound are
+/// refused by the readers and the problem.
+#[test]
+fn chains_are_fitted_to_the_memory() {
+    let n = 2048;
+    let p = Arc::new(QapProblem::from_instance(&random_instance(n, 0, 3)));
+    for backend in [Backend::Cpu, Backend::Device(None)] {
+        let ts = QapTs::new(p.clone(), backend).unwrap();
+        let mut opts = QapTsOptions {
+            chains: MAX_CHAINS,
+            ..Default::default()
+        };
+        // a million chains of n = 2048 hold about 30 TB
+        let fit = ts.chains_that_fit(&opts).unwrap();
+        assert!(fit >= 1 && fit < MAX_CHAINS / 100, "{backend:?}: {fit}");
+        opts.fit_chains = false;
+        let e = ts.chains_that_fit(&opts).unwrap_err().to_string();
+        assert!(
+            e.contains("`chains`") && e.contains(&format!("at most {fit}")),
+            "{e}"
+        );
+        opts.chains = 1;
+        assert_eq!(ts.chains_that_fit(&opts).unwrap(), 1);
+    }
+    let e = QapInstance::new("x", 2049, vec![0; 2049 * 2049], vec![0; 2049 * 2049])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("2048"), "{e}");
+    let e = QapInstance::parse_dat("2049\n", std::path::Path::new("x.dat"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("1..=2048"), "{e}");
 }

@@ -24,7 +24,7 @@ fn wrong_sizes_and_lengths() {
         QapMatrices::I32(vec![0; 16], vec![0; 12])
     ))
     .contains("`B`"));
-    assert!(msg(QapProblem::new("x", 257, 1, m(257 * 257))).contains("nElements"));
+    assert!(msg(QapProblem::new("x", 2049, 1, m(2049 * 2049))).contains("nElements"));
     assert!(msg(QapProblem::new("x", 1, 1, m(1))).contains("nElements"));
     assert!(msg(QapProblem::new("x", 4, 0, m(16))).contains("nSlices"));
     // DF: wrong length and a non-zero diagonal
@@ -32,6 +32,23 @@ fn wrong_sizes_and_lengths() {
     let mut df = vec![0i64; 16];
     df[5] = 3;
     assert!(msg(split_df(4, 1, &df)).contains("diagonal"));
+}
+
+#[test]
+fn hc12_refuses_instances_above_its_own_limit_naming_it() {
+    // the problem takes n = 300 (the tabu search runs it); HC12 builds its rows' permutations in
+    // private memory and says where its limit is
+    let n = 300;
+    let p = Arc::new(
+        QapProblem::new("x", n, 1, QapMatrices::I32(vec![1; n * n], vec![1; n * n])).unwrap(),
+    );
+    for backend in [Backend::Cpu, Backend::Device(None)] {
+        let e = msg(QapHc12::new(p.clone(), 4, 1, 0, 0, backend, CostForm::Full));
+        assert!(
+            e.contains("`n`") && e.contains("300") && e.contains("256") && e.contains("2048"),
+            "{e}"
+        );
+    }
 }
 
 #[test]
