@@ -384,7 +384,8 @@ static void qap_ts_body(void *arg) {
  * permutation per row, for the first chains), cpu (true: the CPU backend for this call),
  * checkpoint (a file the search writes its state to when it ends and every checkpointEvery
  * seconds), checkpointEvery, resume (a checkpoint file's path, or the uint8 vector of
- * 'qap-ts-save-state': the search continues it)]
+ * 'qap-ts-save-state': the search continues it), fitChains (default true: run as many chains
+ * as fit the memory when opts.chains would not; false: refuse)]
  * -> result struct: the robust tabu search (metaopt_qap_ts_solve) on the instance
  * (stopReason: 'target', 'time_limit', 'budget' (the iterations), 'interrupted'). Ctrl-C stops it
  * between launches (mex_cancel.c). */
@@ -395,12 +396,15 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
     static const char *known[] = {"chains",      "iterations",   "launchIterations", "timeLimit",
                                   "target",      "seed",         "tenure",           "eliteSize",
                                   "stagnation",  "perturbation", "cpu",              "start",
-                                  "checkpoint",  "checkpointEvery", "resume",        NULL};
+                                  "checkpoint",  "checkpointEvery", "resume",        "fitChains",
+                                  NULL};
     const mxArray *s = options_struct(nrhs, prhs, 2, known);
     MetaoptQapTsOptions o = metaopt_qap_ts_default_options();
     const mxArray *v;
     if ((v = opt(s, "chains")))
         o.chains = (uint32_t)int_scalar(v, "opts.chains", 1, 1048576);
+    if ((v = opt(s, "fitChains")))
+        o.fit_chains = (uint8_t)flag_arg(v, "opts.fitChains");
     if ((v = opt(s, "timeLimit"))) {
         o.time_limit_s = real_scalar(v, "opts.timeLimit");
         if (!(o.time_limit_s > 0))
@@ -503,6 +507,7 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
         ((double *)mxGetData(perm))[i] = r.permutation[i] + 1.0;
     set_field(out, "permutation", perm);
     set_num(out, "chains", r.chains);
+    set_num(out, "chainsRequested", r.chains_requested);
     set_num(out, "iterations", (double)r.iterations);
     set_num(out, "launches", (double)r.launches);
     set_num(out, "restarts", (double)r.restarts);

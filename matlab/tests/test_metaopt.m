@@ -257,6 +257,21 @@ check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('iterations', 0, 'cpu',
 check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('tenure', 'long', 'cpu', true))), 'metaopt:badArgument') && ...
       ~isempty(strfind(LAST_MESSAGE, 'opts.tenure')), 'qap-ts-solve: a bad tenure');
 check(strcmp(error_id(@() metaopt_qap_ts_solve(h, struct('chain', 3))), 'metaopt:badOption'), 'qap-ts-solve: an unknown option');
+% sizes above 256: the tabu search takes them (device = CPU backend), HC12 names its own limit;
+% a chain count that does not fit the memory is refused when fitChains is false
+n300 = 300;
+DF300 = int32(mod((1:n300)' * (1:n300), 19));
+DF300(1:n300 + 1:end) = 0;
+hb = metaopt_qap_params(1, DF300);
+tb = metaopt_qap_ts_solve(hb, struct('chains', 2, 'iterations', 30, 'cpu', true));
+td = metaopt_qap_ts_solve(hb, struct('chains', 2, 'iterations', 30));
+check(tb.cost == td.cost && isequal(tb.permutation, td.permutation) && max(tb.permutation) == n300 && ...
+      tb.chains == 2 && tb.chainsRequested == 2, 'qap-ts-solve: n = 300 on the device and the CPU backend');
+[bid, bmsg] = error_of(@() metaopt_qap_solve(hb, struct('runs', 1)));
+check(strcmp(bid, 'metaopt:invalidArgument') && ~isempty(strfind(bmsg, '256')), 'qap-solve (HC12): its own limit on n');
+[bid, bmsg] = error_of(@() metaopt_qap_ts_solve(hb, struct('chains', 1048576, 'iterations', 1, 'cpu', true, 'fitChains', false)));
+check(strcmp(bid, 'metaopt:invalidArgument') && ~isempty(strfind(bmsg, 'at most')), 'qap-ts-solve: chains that do not fit, refused');
+metaopt_free(hb);
 % checkpoints: a search saved after 600 iterations and resumed ends as the one of 1500 that
 % never stopped, from the saved bytes and from a checkpoint file
 ck = struct('chains', 3, 'seed', 5, 'stagnation', 200, 'launchIterations', 150, 'cpu', true);

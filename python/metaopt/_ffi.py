@@ -977,6 +977,7 @@ class MetaoptQapTsOptions(Structure):
         ("stop_token", MetaoptStopToken_p),
         ("checkpoint_path", c_char_p),
         ("checkpoint_every_s", c_double),
+        ("fit_chains", c_uint8),
     ]
 
 
@@ -1003,6 +1004,7 @@ class MetaoptQapTsSolveResult(Structure):
         ("error_code", c_int32),
         ("error_message", c_char_ptr),
         ("stop_reason", c_int32),
+        ("chains_requested", c_uint32),
     ]
 
 

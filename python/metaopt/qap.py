@@ -122,6 +122,9 @@ class QAPTsSolution(ArrayEq):
     gap_percent: Optional[float]
     backend: str
     stop: str = "budget"
+    #: the chains asked for; ``chains`` is fewer where that many did not fit the memory
+    #: (``fit_chains``)
+    chains_requested: int = 0
 
     @property
     def gap(self) -> Optional[float]:
@@ -366,7 +369,7 @@ class HC12QAP(Instance):
 
     def solve_ts(self, chains=32, iterations=None, time_limit=None, target=None, seed=1, tenure="cubic",
                  elite_size=8, stagnation=None, perturbation=None, starts=None, bks=None, stop_token=None,
-                 checkpoint=None, checkpoint_every=None, resume=None):
+                 checkpoint=None, checkpoint_every=None, resume=None, fit_chains=True):
         """The robust tabu search (Taillard) on this instance's matrices and backend
         (``set_backend``): ``chains`` independent chains of ``iterations`` iterations each
         (default 100,000; no limit when only ``time_limit`` is given), stopping at ``target``
@@ -375,6 +378,9 @@ class HC12QAP(Instance):
         iterations without a new best before a chain restarts (None: n^2, 0: never);
         ``perturbation`` a (min, max) number of swaps of a restart; ``starts`` 0-based start
         permutations (a sequence, at most ``chains``); ``bks`` a best-known value for the gap.
+        ``fit_chains`` (default True): when ``chains`` chains would not fit the memory of the
+        device (or of the host, on the CPU backend; n runs up to 2048) run as many as fit
+        (``chains`` of the result below its ``chains_requested``); False raises instead.
         ``stop_token`` (a ``metaopt.StopToken``) requested, or ``metaopt.interrupt()``, stops the
         search between launches with the best so far (``stop == "interrupted"``); Ctrl-C too,
         raising ``metaopt.Interrupted`` with that ``QAPTsSolution`` as its ``result``.
@@ -390,6 +396,7 @@ class HC12QAP(Instance):
         n = self.n_elements
         o = L.metaopt_qap_ts_default_options()
         o.chains = _checks.integer("chains", chains, 1, 2**20)
+        o.fit_chains = 1 if _checks.flag("fit_chains", fit_chains) else 0
         if bks is not None:
             bks = _checks.integer("bks", bks, -(2**63), 2**63 - 1)
         if time_limit is not None:
@@ -459,6 +466,7 @@ class HC12QAP(Instance):
                     gap_percent=_gap(cost, known),
                     backend=ctypes.string_at(r.backend).decode("utf-8", "replace") if r.backend else "",
                     stop=_interrupt.result_stop(r),
+                    chains_requested=int(r.chains_requested),
                 )
             finally:
                 L.metaopt_qap_ts_free_solve_result(ctypes.byref(r))

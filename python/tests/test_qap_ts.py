@@ -155,3 +155,35 @@ def test_bad_states_are_refused_with_what_differs(tmp_path):
             q.load_ts_state(state)
     with pytest.raises(metaopt.MetaoptError, match="not a metaopt checkpoint"):
         metaopt.State(b"garbage!" * 4).info()
+
+
+def _symmetric(n, seed):
+    rng = np.random.default_rng(seed)
+    m = np.triu(rng.integers(0, 20, (n, n)), 1)
+    return m + m.T
+
+
+def test_sizes_above_256():
+    n = 300
+    A, B = _symmetric(n, 1), _symmetric(n, 2)
+    cpu = metaopt.qap_solve(A, B, chains=2, iterations=40, cpu=True)
+    dev = metaopt.qap_solve(A, B, chains=2, iterations=40)
+    assert cpu.cost == dev.cost == metaopt.qap_cost(A, B, cpu.permutation)
+    assert np.array_equal(cpu.permutation, dev.permutation) and cpu.permutation.max() == n - 1
+    assert cpu.chains == cpu.chains_requested == 2
+    # HC12 has a lower limit of its own, and says so
+    with pytest.raises(metaopt.MetaoptError, match="256"):
+        metaopt.qap_solve(A, B, method="hc12", runs=1, cpu=True)
+
+
+def test_chains_that_do_not_fit_the_memory_are_refused_when_asked():
+    n = 2048
+    A, B = _symmetric(n, 3), _symmetric(n, 4)
+    with metaopt.HC12QAP.from_ab(1, A, B) as q:
+        q.set_backend("cpu")
+        assert q.n_elements == n
+        # a million chains of n = 2048 would hold about 30 TB
+        with pytest.raises(metaopt.MetaoptError, match="chains.*at most"):
+            q.solve_ts(chains=2**20, iterations=1, fit_chains=False)
+        with pytest.raises(TypeError, match="fit_chains"):
+            q.solve_ts(chains=1, iterations=1, fit_chains="yes")

@@ -333,7 +333,10 @@ impl Settings {
 
 /// What a `MetaoptQapInstance *` points to (behind the registry's magic number).
 pub(crate) struct Handle {
-    solver: QapHc12,
+    problem: Arc<QapProblem>,
+    /// HC12 on the instance; None where it does not take the instance (n above
+    /// `crate::hc12::qap::MAX_N`: the tabu search runs it, the HC12 calls answer HC12's error).
+    solver: Option<QapHc12>,
     settings: Settings,
     /// The QAPLIB instance, for the GLB start (instances from files only).
     instance: Option<QapInstance>,
@@ -353,7 +356,19 @@ impl Handle {
             MetaoptBackend::MetaoptBackendDevice => Backend::Device(self.settings.device),
             MetaoptBackend::MetaoptBackendCpu => Backend::Cpu,
         };
-        (self.solver.problem().clone(), backend, self.bks)
+        (self.problem.clone(), backend, self.bks)
+    }
+
+    /// HC12 on the instance, or the error that says why it does not take it.
+    fn hc12(&mut self) -> Result<&mut QapHc12> {
+        match self.solver {
+            Some(ref mut s) => Ok(s),
+            None => Err(self
+                .settings
+                .build(self.problem.clone())
+                .err()
+                .unwrap_or_else(|| Error::arg("n", "HC12 is not built on this instance"))),
+        }
     }
 
     /// The instance's tabu search on its current backend: the one of the last call, or a new one
@@ -386,8 +401,14 @@ fn new_handle(
     instance: Option<QapInstance>,
     bks: Option<i64>,
 ) -> Result<*mut MetaoptQapInstance> {
-    let solver = settings.build(Arc::new(problem))?;
+    let problem = Arc::new(problem);
+    // an instance HC12 does not take is still an instance of the tabu search
+    let solver = match problem.n <= crate::hc12::qap::MAX_N {
+        true => Some(settings.build(problem.clone())?),
+        false => None,
+    };
     Ok(handle::insert(Handle {
+        problem,
         solver,
         settings,
         instance,
@@ -809,12 +830,17 @@ pub unsafe extern "C" fn metaopt_qap_set_backend_on_device(
 
 /// Rebuilds the instance's solver with new settings, keeping its iteration cap and tabu list.
 fn rebuild(h: &mut Handle, settings: Settings) -> Result<()> {
-    let mut solver = settings.build(h.solver.problem().clone())?;
-    solver.max_iterations = h.solver.max_iterations;
-    if let Some(cfg) = h.solver.tabu_config() {
-        solver.init_tabu_list(cfg.clone())?;
+    if let Some(old) = &h.solver {
+        let mut solver = settings.build(h.problem.clone())?;
+        solver.max_iterations = old.max_iterations;
+        if let Some(cfg) = old.tabu_config() {
+            solver.init_tabu_list(cfg.clone())?;
+        }
+        h.solver = Some(solver);
+    } else if let MetaoptBackend::MetaoptBackendDevice = settings.backend {
+        // no HC12 to rebuild: the device is checked here as the rebuild would
+        Backend::Device(settings.device).context("QAP")?;
     }
-    h.solver = solver;
     h.settings = settings;
     Ok(())
 }
@@ -866,7 +892,7 @@ pub unsafe extern "C" fn metaopt_qap_set_max_iterations(
         if max_iterations == 0 {
             return Err(Error::arg("max_iterations", "0; expected at least 1"));
         }
-        h.solver.max_iterations = max_iterations;
+        h.hc12()?.max_iterations = max_iterations;
         MetaoptInt32Result::ok(0)
     })
 }
@@ -904,15 +930,15 @@ pub unsafe extern "C" fn metaopt_qap_init_tabu_list(
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
         if maxLength == 0 {
-            h.solver.clear_tabu_list()?;
+            h.hc12()?.clear_tabu_list()?;
         } else {
             let mut cfg = h
-                .solver
+                .hc12()?
                 .tabu_config()
                 .cloned()
                 .unwrap_or(TabuConfig::new(maxLength as usize)?);
             cfg.max_length = maxLength as usize;
-            h.solver.init_tabu_list(cfg)?;
+            h.hc12()?.init_tabu_list(cfg)?;
         }
         MetaoptInt32Result::ok(0)
     })
@@ -950,14 +976,14 @@ pub unsafe extern "C" fn metaopt_qap_set_tabu_options(
         let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: non-null is readable by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
-        let mut cfg = h.solver.tabu_config().cloned().ok_or_else(|| {
+        let mut cfg = h.hc12()?.tabu_config().cloned().ok_or_else(|| {
             Error::arg("h", "no tabu list: call metaopt_qap_init_tabu_list first")
         })?;
         cfg.activation_limit = (o.has_activation_limit != 0).then_some(o.activation_limit);
         cfg.aspiration = o.aspiration != 0;
         cfg.max_iterations = o.max_iterations;
         cfg.max_no_improve = o.max_no_improve;
-        h.solver.init_tabu_list(cfg)?;
+        h.hc12()?.init_tabu_list(cfg)?;
         MetaoptInt32Result::ok(0)
     })
 }
@@ -980,18 +1006,26 @@ pub unsafe extern "C" fn metaopt_qap_info(
         if out.is_null() {
             return Err(Error::NullPointer("out"));
         }
-        let (p, nb) = (h.solver.problem(), h.solver.neighbourhood());
+        let p = &h.problem;
+        // an instance HC12 does not take has no strings and no rows
+        let (swaps, k_length, bits, rows, max_iterations) = match &h.solver {
+            Some(s) => {
+                let nb = s.neighbourhood();
+                (s.swaps(), nb.n_param, nb.nbit, nb.rows, s.max_iterations)
+            }
+            None => (h.settings.swaps, 0, 0, 0, 0),
+        };
         let info = MetaoptQapInfo {
             n_elements: p.n as u32,
             n_slices: p.slices as u32,
-            swaps: h.solver.swaps(),
-            k_length: nb.n_param,
-            bits_per_param: nb.nbit,
-            rows: nb.rows,
+            swaps,
+            k_length,
+            bits_per_param: bits,
+            rows,
             result_type: p.elem_type().ft_kind() as i32,
             backend: h.settings.backend as i32,
             cost_form: h.settings.form as i32,
-            max_iterations: h.solver.max_iterations,
+            max_iterations,
         };
         // SAFETY: non-null and writable by the caller's contract.
         unsafe { out.write(info) };
@@ -1018,8 +1052,8 @@ pub unsafe extern "C" fn metaopt_qap_run(
     ffi_boundary!({
         // SAFETY: the caller's contract; checked.
         let mut h = unsafe { handle::get(h, "h")? };
-        let n = h.solver.problem().n;
-        let k_len = h.solver.neighbourhood().n_param as usize;
+        let n = h.problem.n;
+        let k_len = h.hc12()?.neighbourhood().n_param as usize;
         // SAFETY: the caller's contract for the lengths.
         let base = (!initOrder.is_null())
             .then(|| unsafe { order_arg(initOrder, n, "initOrder") })
@@ -1027,7 +1061,7 @@ pub unsafe extern "C" fn metaopt_qap_run(
         let k = (!initK.is_null())
             .then(|| unsafe { copy_in::<u32>(initK.cast(), k_len, "initK") })
             .transpose()?;
-        let out = h.solver.run(base.as_deref(), k.as_deref())?;
+        let out = h.hc12()?.run(base.as_deref(), k.as_deref())?;
         let order: Vec<u16> = out.order.iter().map(|&v| v as u16).collect();
         let (order, k_gc) = (CArray::from_slice(&order)?, CArray::from_slice(&out.k_gc)?);
         let c = CostFields::from(out.cost);
@@ -1147,15 +1181,16 @@ pub unsafe extern "C" fn metaopt_qap_solve(
         let mut h = unsafe { handle::get(h, "h")? };
         // SAFETY: NULL or valid by the caller's contract.
         let o = unsafe { opts.as_ref() }.ok_or(Error::NullPointer("opts"))?;
-        let n = h.solver.problem().n;
+        let n = h.problem.n;
         // SAFETY: the caller's contract.
         let opts = unsafe { solve_options(o, n)? };
         let h = &mut *h;
         // a loaded state is used up by this solve, which fails if its options differ
         if let Some(bytes) = h.resume.take() {
-            h.solver.load_state(&bytes, &opts)?;
+            h.hc12()?.load_state(&bytes, &opts)?;
         }
-        let r = solve(&mut h.solver, &opts, h.instance.as_ref(), |_| {})?;
+        let instance = h.instance.clone();
+        let r = solve(h.hc12()?, &opts, instance.as_ref(), |_| {})?;
         let perm: Vec<u16> = r.permutation.iter().map(|&v| v as u16).collect();
         let perm = CArray::from_slice(&perm)?;
         let c = CostFields::from(r.cost);
@@ -1200,7 +1235,7 @@ pub unsafe extern "C" fn metaopt_qap_solve(
 #[no_mangle]
 pub unsafe extern "C" fn metaopt_qap_save_state(h: *mut MetaoptQapInstance) -> MetaoptBytesResult {
     // SAFETY: the caller's contract.
-    unsafe { save_state_call(h, "h", |h| h.solver.save_state()) }
+    unsafe { save_state_call(h, "h", |h| h.hc12()?.save_state()) }
 }
 
 /// The next `metaopt_qap_solve` on the instance continues the solve whose state `data` holds
@@ -1223,7 +1258,7 @@ pub unsafe extern "C" fn metaopt_qap_load_state(
     // SAFETY: the caller's contract.
     unsafe {
         load_state_call(h, "h", data, length, |h, bytes| {
-            h.solver.check_state(&bytes, "data")?;
+            h.hc12()?.check_state(&bytes, "data")?;
             h.resume = Some(bytes);
             Ok(())
         })
