@@ -182,7 +182,7 @@ inline bool ts_better(uint aa, DT da, uint ia, uint ab, DT db, uint ib, uint w)
 // One launch: `iters` iterations of chain get_group_id(0). State per chain: perm and best_perm
 // (n 16-bit entries), cost[2c] = current, cost[2c+1] = best (64-bit transports), tv[c] = t (iteration in
 // the current start), gv[2c] = g (the Philox counter), gv[2c+1] = g of the last new best, fresh[c]
-// (reset the tabu matrix first). tabu_g: n^2 stamps per chain; delta_g: TS_NP deltas per chain
+// (flags: reset the tabu matrix first, compute the deltas afresh). tabu_g: n^2 stamps per chain; delta_g: TS_NP deltas per chain
 // (used when TS_LOCAL_D is 0). c0: the global index of chain 0 of the launch (its draws are
 // keyed by the global chain index, so a split over devices draws the same numbers).
 __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global const ushort2 *pairs,
@@ -208,7 +208,10 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
     __global int *tabu = tabu_g + (size_t)c * TS_N * TS_N;
 #endif
     __global int *tabu_c = tabu_g + (size_t)c * TS_N * TS_N;
-    const bool is_fresh = fresh[c] != 0;
+    // bit 0: a fresh start (reset the tabu matrix); bit 1: compute every delta afresh (else the
+    // chain's slice of delta_g holds the deltas of its permutation from the last launch)
+    const uint flags = fresh[c];
+    const bool is_fresh = (flags & 1u) != 0;
     for (uint e = lid; e < TS_N; e += TS_WG) p[e] = perm[c * TS_N + e];
     if (is_fresh || TS_LOCAL_T) {
         for (uint e = lid; e < TS_N * TS_N; e += TS_WG) tabu[e] = is_fresh ? -(int)e - 1 : tabu_c[e];
@@ -221,11 +224,15 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
     ulong g = gv[2 * c], best_iter = gv[2 * c + 1];
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 
-    // the move of the previous iteration (none yet: every delta from scratch, at every launch,
-    // as float deltas drift; integer ones are equal anyway)
+    // the move of the previous iteration (none yet: every delta from scratch where asked, and
+    // always in local memory)
     uint mi = TS_NONE, r = 0, s = 0;
-    bool first = true;
-    for (uint it = 0; it < iters; ++it) {
+    bool first = TS_LOCAL_D || (flags & 2u) != 0;
+    // `iters` iterations, then (deltas in global memory, which outlive the launch) one more pass
+    // that only brings the deltas up to the last move, so that they are the deltas of the
+    // permutation the launch leaves
+    for (uint it = 0;; ++it) {
+        if (it == iters && (TS_LOCAL_D || mi == TS_NONE)) break;
         // the candidates of this iteration, judged in its state
         const uint wk = metaopt_rng4(seed, c0 + c, g).x;
         const long tl = (long)t, th = (long)t - horizon;
@@ -276,6 +283,7 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
             }
         }
         first = false;
+        if (it == iters) break;
 
         red_a[lid] = (uchar)ba;
         red_d[lid] = bd;

@@ -267,6 +267,7 @@ fn main() -> ExitCode {
         Command::Qap(qap::QapCommand::Eval(a)) => qap::eval(&a),
         Command::Qap(qap::QapCommand::Solve(a)) => qap::solve(&a),
         Command::Qap(qap::QapCommand::Table5(a)) => cmd::qap::table5::run(&a),
+        Command::Qap(qap::QapCommand::Generate(a)) => qap::generate(&a),
         Command::Sat(sat::SatCommand::Eval(a)) => sat::eval(&a),
         Command::Sat(sat::SatCommand::Solve(a)) => sat::solve(&a).map(|model| {
             if model {
@@ -291,6 +292,7 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::Qap(a)) => bench::qap::run(&a),
         Command::Bench(BenchCommand::QapTs(a)) => bench::qap_ts::throughput(&a),
         Command::Bench(BenchCommand::QapQuality(a)) => bench::qap_ts::quality(&a),
+        Command::Bench(BenchCommand::QapScale(a)) => bench::qap_scale::run(&a),
         Command::Bench(BenchCommand::Tabu(a)) => bench::tabu::run(&a),
         Command::Bench(BenchCommand::Functions(a)) => bench::functions::run(&a),
         Command::Bench(BenchCommand::Sat(a)) => bench::sat::run(&a),

@@ -13,6 +13,9 @@ use std::sync::Arc;
 /// The arithmetic of deltas and costs of one element type: exact 64-bit wrapping integers on
 /// integer data (the bits of `cl/qap.cl`'s sums), the element's own float type on float data.
 pub trait TsElem: QapElem {
+    /// Deltas are exact (integer data): a maintained delta matrix equals a recomputed one, so
+    /// it may be kept from one launch to the next.
+    const EXACT: bool;
     /// Deltas and costs.
     type D: Copy + PartialEq + Send + Sync + std::fmt::Debug + 'static;
     fn d(self) -> Self::D;
@@ -31,6 +34,7 @@ pub trait TsElem: QapElem {
 macro_rules! int_ts {
     ($t:ty, $signed:expr) => {
         impl TsElem for $t {
+            const EXACT: bool = true;
             type D = i64;
             fn d(self) -> i64 {
                 self as i64
@@ -74,6 +78,7 @@ int_ts!(u64, false);
 macro_rules! float_ts {
     ($t:ty, $to:expr, $from:expr) => {
         impl TsElem for $t {
+            const EXACT: bool = false;
             type D = $t;
             fn d(self) -> $t {
                 self
@@ -256,6 +261,8 @@ pub struct TsChain<T: TsElem> {
     pub best_iter: u64,
     /// When set, every move is recorded here.
     pub trace: Option<Vec<TsMove>>,
+    /// `delta` holds the deltas of `perm` (false for a chain its engine has not started).
+    deltas_valid: bool,
 }
 
 impl<T: TsElem> TsChain<T> {
@@ -290,6 +297,7 @@ impl<T: TsElem> TsChain<T> {
             g: 0,
             best_iter: 0,
             trace: None,
+            deltas_valid: false,
         }
     }
 
@@ -323,6 +331,7 @@ impl<T: TsElem> TsChain<T> {
 
     /// Every delta from the O(n) formula.
     pub fn recompute(&mut self) {
+        self.deltas_valid = true;
         for idx in 0..self.data.pairs.len() {
             let (r, s) = self.data.pairs[idx];
             self.delta[idx] = self.delta_full(r as usize, s as usize);
@@ -587,7 +596,10 @@ impl<T: TsElem> Engine for CpuEngine<T> {
             .enumerate()
             .for_each(|(c, (ch, st))| {
                 // the chain's state is the host's (the driver may restart it); the tabu matrix is
-                // the engine's, kept unless the start is fresh
+                // the engine's, kept unless the start is fresh. Exact deltas of the same
+                // permutation are kept; float deltas drift, so every launch of float data starts
+                // from a full recomputation
+                let keep = T::EXACT && ch.deltas_valid && ch.perm == st.perm;
                 ch.perm.copy_from_slice(&st.perm);
                 ch.best_perm.copy_from_slice(&st.best_perm);
                 ch.cost = T::from_bits(st.cost);
@@ -599,9 +611,9 @@ impl<T: TsElem> Engine for CpuEngine<T> {
                     ch.reset_tabu();
                     st.fresh = false;
                 }
-                // float deltas drift: every launch starts from a full recomputation (integers: the
-                // same values)
-                ch.recompute();
+                if !keep {
+                    ch.recompute();
+                }
                 ch.run(&params, params.first_chain + c as u32, iterations);
                 st.perm.copy_from_slice(&ch.perm);
                 st.best_perm.copy_from_slice(&ch.best_perm);

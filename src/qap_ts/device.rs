@@ -31,6 +31,11 @@ pub struct DeviceEngine {
     tabu: DeviceBuffer<i32>,
     delta: DeviceBuffer<u8>,
     layout: Layout,
+    /// Integer data with the deltas in global memory: a chain's deltas outlive a launch.
+    keeps_deltas: bool,
+    /// Per chain: the permutation whose deltas the chain's slice of the delta buffer holds
+    /// (empty: none yet), as the last launch left it.
+    delta_perm: Vec<Vec<u16>>,
 }
 
 /// Where the engine may keep the matrices: `Auto` puts each in local memory where it fits (the
@@ -204,6 +209,8 @@ impl DeviceEngine {
                 },
                 "delta",
             )?,
+            keeps_deltas: ty.is_integer() && !layout.local_delta,
+            delta_perm: vec![Vec::new(); chains],
             queue,
             kernel,
             wg,
@@ -249,8 +256,17 @@ impl Engine for DeviceEngine {
             .write_queued(q, states.iter().map(|s| s.t).collect())?;
         self.gv
             .write_queued(q, states.iter().flat_map(|s| [s.g, s.best_iter]).collect())?;
-        self.fresh
-            .write_queued(q, states.iter().map(|s| s.fresh as u8).collect())?;
+        // bit 0: a fresh start (reset the tabu matrix); bit 1: compute the deltas afresh (float
+        // data, local memory, or a permutation other than the one the deltas are of)
+        let flags: Vec<u8> = states
+            .iter()
+            .zip(&self.delta_perm)
+            .map(|(s, d)| {
+                let recompute = !self.keeps_deltas || *d != s.perm;
+                s.fresh as u8 | (recompute as u8) << 1
+            })
+            .collect();
+        self.fresh.write_queued(q, flags)?;
         let (seed, horizon, c0) = (
             self.params.seed,
             self.params.horizon as i64,
@@ -297,6 +313,9 @@ impl Engine for DeviceEngine {
             s.g = gv[2 * c];
             s.best_iter = gv[2 * c + 1];
             s.fresh = false;
+            if self.keeps_deltas {
+                self.delta_perm[c].clone_from(&s.perm);
+            }
         }
         Ok(())
     }

@@ -13,6 +13,7 @@
 //! | [`functions`] | `metaopt bench functions` |
 //! | [`qap`] | `metaopt bench qap` |
 //! | [`qap_ts`] | `metaopt bench qap-ts` and `bench qap-quality` |
+//! | [`qap_scale`] | `metaopt bench qap-scale`: n = 12 to 2048, throughput, placement, time to quality |
 //! | [`qiga`] | `metaopt bench qiga` |
 //! | [`sat`] | `metaopt bench sat` |
 //! | [`sat_solve`] | `metaopt bench sat-solve` |
@@ -27,6 +28,7 @@ pub mod de;
 pub mod de_table;
 pub mod functions;
 pub mod qap;
+pub mod qap_scale;
 pub mod qap_ts;
 pub mod qiga;
 pub mod sat;
@@ -45,6 +47,10 @@ pub enum BenchCommand {
     QapTs(qap_ts::BenchQapTsArgs),
     /// QAP robust tabu search: best, mean, worst gap and time to the best, beside Taillard's RoTS
     QapQuality(qap_ts::BenchQapQualityArgs),
+    /// QAP robust tabu search from n = 12 to 2048 (QAPLIB and generated tai*b instances):
+    /// iterations per second per chain and in total, chains and memory placement, device beside
+    /// the CPU backend, and the time to 1 % and 0.1 % of the best value beside RoTS on all cores
+    QapScale(Box<qap_scale::BenchQapScaleArgs>),
     /// The thesis's Table 4: success ratio and time to the optimum, plain HC12 and with the tabu list
     Tabu(tabu::BenchTabuArgs),
     /// The thesis's Table 6: accuracy of the function catalogue against 50-digit references

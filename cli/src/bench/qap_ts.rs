@@ -8,7 +8,10 @@
 //!
 //! `qap-quality`: best, mean and worst gap to the best-known value over `--runs` runs of
 //! `--time-limit` seconds per instance (each run stops at the best-known value), and the mean time
-//! to the best, beside Taillard's RoTS on one core (10 s per run).
+//! to the best, beside Taillard's RoTS on one core (10 s per run) as published, and with `--rots`
+//! beside RoTS run here: K processes side by side (seeds 1..K, K the host's cores by default) for
+//! the same seconds on the same file, its best of K and the instances where this solver's mean
+//! gap is worse.
 
 use crate::args::{BackendArgs, BenchIoArgs, CsvArg, DevicesArg};
 use crate::out::{self, csv_error, CliResult, Failure};
@@ -265,6 +268,16 @@ pub struct BenchQapQualityArgs {
     backend: BackendArgs,
     #[command(flatten)]
     devices: DevicesArg,
+    /// Taillard's RoTS beside each instance, as a shell command with {file}, {seed} and {time}
+    /// in it (for instance `/scratch/tabou_qap2 {file} {seed} {time}`), run in --rots-seeds
+    /// processes side by side (seeds 1..K) for --time-limit seconds; it must print a line
+    /// `New best cost: VALUE ... (time: SECONDS s)` at every improvement. The table gains RoTS's
+    /// best of K and whether this solver's mean is worse
+    #[arg(long, value_name = "COMMAND")]
+    rots: Option<String>,
+    /// RoTS processes side by side, seeds 1..K [default: the host's cores]
+    #[arg(long, value_name = "K")]
+    rots_seeds: Option<usize>,
     #[command(flatten)]
     csv: CsvArg,
 }
@@ -292,8 +305,18 @@ pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
         "rots_bks_hits",
         "chains",
         "devices",
+        "rots_seeds",
+        "rots_best_gap_percent",
+        "worse_than_rots",
     ])
     .map_err(csv_error)?;
+    let rots_seeds = a.rots_seeds.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|c| c.get())
+            .unwrap_or(1)
+    });
+    let mut worse: Vec<String> = Vec::new();
+    let mut side_by_side: Vec<(f64, f64)> = Vec::new();
     let mut means: Vec<(f64, Option<f64>)> = Vec::new();
     eprintln!(
         "bench qap-quality: {} instances, {} runs of {} s, {} chains{}, seeds from {}",
@@ -355,6 +378,36 @@ pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
             rots.map(|r| format!("; RoTS 10 s: {:.2} %", r.1)).unwrap_or_default()
         );
         means.push((mean, rots.map(|r| r.1)));
+        // RoTS run here, beside this solver, on the same file for the same time
+        let here = match &a.rots {
+            Some(cmd) => {
+                let course = super::qap_scale::rots(cmd, path, rots_seeds, a.time_limit)?;
+                let best = course.last().map(|p| p.1).ok_or_else(|| {
+                    Failure(format!(
+                        "--rots printed no `New best cost:` line on {}",
+                        path.display()
+                    ))
+                })?;
+                let g = gap_percent(best, bks);
+                // worse: a mean gap above RoTS's best of K by more than rounding
+                let w = mean > g + 1e-9;
+                eprintln!(
+                    "  {:<8} RoTS best of {rots_seeds}: {g:.3} %{}",
+                    inst.name,
+                    if w {
+                        "  (this solver's mean is worse)"
+                    } else {
+                        ""
+                    }
+                );
+                if w {
+                    worse.push(inst.name.clone());
+                }
+                side_by_side.push((mean, g));
+                Some((g, w))
+            }
+            None => None,
+        };
         w.write_record([
             inst.name.clone(),
             inst.n.to_string(),
@@ -376,8 +429,22 @@ pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
                 .map(|d| d.to_string())
                 .collect::<Vec<_>>()
                 .join(" "),
+            here.map(|_| rots_seeds.to_string()).unwrap_or_default(),
+            here.map(|h| format!("{:.4}", h.0)).unwrap_or_default(),
+            here.map(|h| h.1.to_string()).unwrap_or_default(),
         ])
         .map_err(csv_error)?;
+    }
+    if !side_by_side.is_empty() {
+        let k = side_by_side.len() as f64;
+        eprintln!(
+            "side by side on {} instances: mean gap {:.3} % (RoTS best of {rots_seeds}: {:.3} %); worse than RoTS on {}{}",
+            side_by_side.len(),
+            side_by_side.iter().map(|x| x.0).sum::<f64>() / k,
+            side_by_side.iter().map(|x| x.1).sum::<f64>() / k,
+            worse.len(),
+            if worse.is_empty() { String::new() } else { format!(": {}", worse.join(", ")) }
+        );
     }
     let ours = means.iter().map(|m| m.0).sum::<f64>() / means.len() as f64;
     let rots: Vec<f64> = means.iter().filter_map(|m| m.1).collect();

@@ -37,6 +37,67 @@ pub enum QapCommand {
     /// The thesis's Table 5 (6.3) measured again: HC12 from random starts and from starts
     /// projected from the GLB, HRW, AB and PE lower bounds, beside the thesis's figures
     Table5(table5::Table5Args),
+    /// Write a generated instance as a QAPLIB .dat file: Taillard's real-life-like tai*b kind,
+    /// or Li and Pardalos's lipa a/b kind, whose optimum is known (written beside it as a .sln)
+    Generate(GenerateArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GenKind {
+    /// Taillard (1995): clustered points, very skewed flows (QAPLIB's tai*b)
+    TaillardB,
+    /// Li and Pardalos (1992), QAPLIB's lipa*a: optimum known by construction
+    LipaA,
+    /// Li and Pardalos (1992), QAPLIB's lipa*b: optimum known by construction
+    LipaB,
+}
+
+#[derive(Args)]
+pub struct GenerateArgs {
+    /// The kind of instance
+    #[arg(long, value_enum)]
+    kind: GenKind,
+    /// The instance size (2..2048)
+    #[arg(long, value_name = "N")]
+    n: usize,
+    /// Seed: the same kind, size and seed give the same instance on every machine
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    seed: u64,
+    /// The .dat file to write (a lipa kind also writes its optimum to the .sln beside it:
+    /// `n value`, then the 1-based permutation)
+    #[arg(long, value_name = "FILE.dat")]
+    output: PathBuf,
+}
+
+/// `qap generate`.
+pub fn generate(a: &GenerateArgs) -> CliResult {
+    use metaopt::problem::qap::{lipa, taillard_b, LipaKind};
+    let optimum = |k| lipa(a.n, k, a.seed).map(|(i, p, c)| (i, Some((p, c))));
+    let (inst, opt) = match a.kind {
+        GenKind::TaillardB => taillard_b(a.n, a.seed).map(|i| (i, None)),
+        GenKind::LipaA => optimum(LipaKind::A),
+        GenKind::LipaB => optimum(LipaKind::B),
+    }
+    .map_err(|e| flag_error("--n", e))?;
+    out::write_file(&a.output, "", inst.to_dat())?;
+    let mut said = format!(
+        "wrote {} (n = {}, {:?}, seed {})",
+        a.output.display(),
+        inst.n,
+        a.kind,
+        a.seed
+    );
+    if let Some((perm, cost)) = opt {
+        let sln = a.output.with_extension("sln");
+        out::write_file(
+            &sln,
+            "",
+            format!("{} {cost}\n{}\n", inst.n, spaced(&one_based(&perm))),
+        )?;
+        said += &format!("; its optimum {cost} to {}", sln.display());
+    }
+    eprintln!("{said}");
+    Ok(())
 }
 
 #[derive(Args)]
@@ -702,7 +763,7 @@ struct SolveTsJson {
 /// Chains when `--chains` is left out: four per compute unit on a GPU (the best of one, two, four
 /// and eight per unit; see benchmarks/INDEX.md, 2026-11-24-h100-qap_ts_chains), the
 /// library's default on CPU devices and the CPU backend.
-fn default_chains(backend: metaopt::device::Backend, library_default: usize) -> usize {
+pub(crate) fn default_chains(backend: metaopt::device::Backend, library_default: usize) -> usize {
     match backend.context("the robust tabu search") {
         Ok(ctx)
             if ctx.info.kind == metaopt::device::DeviceKind::Gpu && ctx.info.compute_units > 0 =>

@@ -72,6 +72,28 @@ impl QapInstance {
         })
     }
 
+    /// The instance as the text of a QAPLIB `.dat` file: `n`, a blank line, `A` one row per line,
+    /// a blank line, `B` ([`parse_dat`](Self::parse_dat) reads it back).
+    pub fn to_dat(&self) -> String {
+        use std::fmt::Write;
+        let n = self.n;
+        let mut s = String::with_capacity(16 + 2 * n * n * 4);
+        let _ = writeln!(s, "{n}");
+        for m in [&self.a, &self.b] {
+            s.push('\n');
+            for row in m.chunks(n) {
+                for (j, v) in row.iter().enumerate() {
+                    if j > 0 {
+                        s.push(' ');
+                    }
+                    let _ = write!(s, "{v}");
+                }
+                s.push('\n');
+            }
+        }
+        s
+    }
+
     /// Reads a QAPLIB `.dat` file; the instance is named after the file stem (`nug12.dat` → `nug12`).
     pub fn from_dat(path: &Path) -> Result<Self> {
         let text = read_text(path)?;
@@ -808,6 +830,20 @@ pub(super) mod tests {
         }
     }
 
+    #[test]
+    fn to_dat_reads_back_as_the_same_instance() {
+        for name in ["tai12b", "bur26a", "nug12"] {
+            let path = data_dir().join(format!("{name}.dat"));
+            let inst = QapInstance::from_dat(&path).unwrap();
+            let back = QapInstance::parse_dat(&inst.to_dat(), &path).unwrap();
+            assert_eq!(back, inst, "{name}");
+        }
+        let neg =
+            QapInstance::new("x", 2, vec![0, -3, 4, 0], vec![i64::MIN, 1, 2, i64::MAX]).unwrap();
+        let back = QapInstance::parse_dat(&neg.to_dat(), Path::new("x.dat")).unwrap();
+        assert_eq!(back, neg);
+    }
+
     pub(in crate::problem::qap) fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
         let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
             .unwrap()
@@ -914,7 +950,7 @@ pub(super) mod tests {
         assert!(msg.contains("found 0"), "{msg}");
         // size out of range, or not a number
         for (text, what) in [
-            ("257\n", "257"),
+            ("2049\n", "2049"),
             ("0\n", "= 0"),
             ("-4 1 2", "-4"),
             ("3.5", "`3.5`"),
@@ -928,7 +964,7 @@ pub(super) mod tests {
             );
         }
         // MAX_N itself is a valid size: the error is then about missing values
-        let (_, msg) = parse_line(dat("256"));
+        let (_, msg) = parse_line(dat("2048"));
         assert!(msg.contains("end of file"), "{msg}");
         // extra numbers: the first extra is on line 6
         let (line, msg) = parse_line(dat("2\n1 2\n3 4\n5 6\n7 8\n\n9 10\n11\n"));
@@ -1105,7 +1141,7 @@ pub(super) mod tests {
             ("3", 1, "objective value"),
             ("3 x\n1 2 3", 1, "`x`"),
             ("0 5", 1, "instance size"),
-            ("300 5", 1, "instance size"),
+            ("3000 5", 1, "instance size"),
             ("3 5\n1 2\n\n", 3, "found 2"),
             ("3 5\n1\n2 z", 3, "`z`"),
             ("3 5\n1\n2 1", 3, "repeats"),

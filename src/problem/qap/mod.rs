@@ -39,15 +39,18 @@
 //! | [`perm`] | the one permutation check |
 //! | [`bounds`] | the Gilmore-Lawler bound |
 //! | [`eigen`] | the eigenvalue (HRW), projected eigenvalue (PE) and convex quadratic programming (AB) bounds, each with its projected start permutation |
+//! | [`generate`] | instance generators: Li and Pardalos's `lipa*a`/`lipa*b` with an optimum known by construction, Taillard's real-life-like `tai*b` |
 
 pub mod bounds;
 pub mod cost;
 pub mod eigen;
+pub mod generate;
 pub mod instance;
 pub mod perm;
 
 pub use bounds::gilmore_lawler;
 pub use cost::{delta_cost, full_cost, split_df, Cost, ElemType, QapElem, QapMatrices, QapProblem};
 pub use eigen::{lower_bound, BoundResult, LowerBound};
+pub use generate::{lipa, taillard_b, LipaKind};
 pub use instance::*;
 pub use perm::check_perm;
