@@ -1255,23 +1255,233 @@ fn bench_qap_quality_writes_gaps_beside_rots() {
     ]);
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "instance,n,bks,runs,time_limit,best_gap_percent,mean_gap_percent,worst_gap_percent,bks_hits,mean_seconds_to_best,rots_mean_gap_percent,rots_bks_hits,chains,devices");
+    assert_eq!(lines[0], "instance,n,bks,runs,time_limit,best_gap_percent,mean_gap_percent,worst_gap_percent,bks_hits,mean_seconds_to_best,rots_mean_gap_percent,rots_bks_hits,chains,devices,rots_seeds,rots_best_gap_percent,worse_than_rots");
     assert_eq!(lines.len(), 3, "{text}");
     assert!(
         lines[1].starts_with("had12,12,1652,2,2,0.0000,0.0000,0.0000,2,"),
         "{text}"
     );
     assert!(
-        lines[1].ends_with(",,,2,"),
+        lines[1].ends_with(",,,2,,,,"),
         "had12 is not in RoTS's table; 2 chains on the CPU backend: {text}"
     );
     assert!(lines[2].starts_with("chr20a,20,2192,2,2,"), "{text}");
-    assert!(lines[2].ends_with(",0.00,5 of 5,2,"), "{text}");
+    assert!(lines[2].ends_with(",0.00,5 of 5,2,,,,"), "{text}");
     assert!(
         stderr(&o).contains("mean gap over the 2 instances"),
         "{}",
         stderr(&o)
     );
+}
+
+/// `--rots` runs a reference command per instance side by side and reads its improvement
+/// lines; here a stand-in that prints what RoTS prints (RoTS itself is not redistributable).
+#[test]
+fn bench_qap_quality_runs_a_reference_command_side_by_side() {
+    // a reference that reaches 1700 on had12 (best known 1652): the solver is not worse
+    let fake = "printf 'Using seed {seed} on {file}\\nNew best cost: 1800.000000 at iteration 1 (time: 0.001 s)\\nNew best cost: 1700.000000 at iteration 9 (time: 0.002 s)\\n'";
+    let o = ok(&[
+        "bench",
+        "qap-quality",
+        "--cpu",
+        "--time-limit",
+        "2",
+        "--runs",
+        "1",
+        "--chains",
+        "2",
+        "--rots",
+        fake,
+        "--rots-seeds",
+        "3",
+        &data("had12.dat"),
+    ]);
+    let text = stdout(&o);
+    let row = text.lines().nth(1).unwrap();
+    let gap = format!("{:.4}", 100.0 * (1700.0 - 1652.0) / 1652.0);
+    assert!(row.ends_with(&format!(",3,{gap},false")), "{text}");
+    assert!(
+        stderr(&o).contains("worse than RoTS on 0"),
+        "{}",
+        stderr(&o)
+    );
+    // a reference that prints nothing is an error naming --rots
+    fails_with(
+        &[
+            "bench",
+            "qap-quality",
+            "--cpu",
+            "--time-limit",
+            "1",
+            "--runs",
+            "1",
+            "--chains",
+            "1",
+            "--rots",
+            "true",
+            &data("had12.dat"),
+        ],
+        &[],
+        &["--rots"],
+    );
+}
+
+/// `qap generate` writes instances the solvers read: a lipa kind with its optimum (which the
+/// tabu search reaches on a small size), and Taillard's kind above 256, which `qap solve` takes.
+#[test]
+fn qap_generate_writes_instances_the_solver_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let dat = dir.path().join("la16.dat");
+    ok(&[
+        "qap",
+        "generate",
+        "--kind",
+        "lipa-a",
+        "--n",
+        "16",
+        "--seed",
+        "4",
+        "--output",
+        dat.to_str().unwrap(),
+    ]);
+    let sln = std::fs::read_to_string(dir.path().join("la16.sln")).unwrap();
+    let optimum: i64 = sln.split_whitespace().nth(1).unwrap().parse().unwrap();
+    // the published optimum evaluates to itself
+    let perm: Vec<&str> = sln.split_whitespace().skip(2).collect();
+    let mut args = vec!["qap", "eval", dat.to_str().unwrap()];
+    args.extend(perm.iter().copied());
+    assert!(stdout(&ok(&args)).contains(&optimum.to_string()));
+    let o = ok(&[
+        "qap",
+        "solve",
+        dat.to_str().unwrap(),
+        "--cpu",
+        "--chains",
+        "4",
+        "--time-limit",
+        "60",
+        "--target",
+        &optimum.to_string(),
+        "--json",
+    ]);
+    let m = one_json_object(&o);
+    assert_eq!(m["cost"].as_i64(), Some(optimum), "{m:?}");
+    // n = 300: the tabu search, with 16-bit permutations; the same seed, the same file
+    let big = dir.path().join("tb300.dat");
+    for _ in 0..2 {
+        ok(&[
+            "qap",
+            "generate",
+            "--kind",
+            "taillard-b",
+            "--n",
+            "300",
+            "--output",
+            big.to_str().unwrap(),
+        ]);
+    }
+    let o = ok(&[
+        "qap",
+        "solve",
+        big.to_str().unwrap(),
+        "--cpu",
+        "--chains",
+        "2",
+        "--max-iterations",
+        "20",
+        "--json",
+    ]);
+    let m = one_json_object(&o);
+    assert_eq!(m["n"].as_u64(), Some(300), "{m:?}");
+    assert_eq!(m["permutation"].as_array().unwrap().len(), 300);
+    assert_eq!(
+        (m["chains"].as_u64(), m["chains_requested"].as_u64()),
+        (Some(2), Some(2))
+    );
+    // HC12 names its own limit
+    fails_with(
+        &[
+            "qap",
+            "solve",
+            big.to_str().unwrap(),
+            "--cpu",
+            "--method",
+            "hc12",
+            "--runs",
+            "1",
+        ],
+        &[],
+        &["256"],
+    );
+    fails_with(
+        &[
+            "qap",
+            "generate",
+            "--kind",
+            "lipa-b",
+            "--n",
+            "5000",
+            "--output",
+            big.to_str().unwrap(),
+        ],
+        &[],
+        &["--n"],
+    );
+}
+
+#[test]
+fn bench_qap_scale_writes_throughput_and_time_to_quality() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = dir.path().join("q.csv");
+    let png = dir.path().join("s.png");
+    let fake = "printf 'New best cost: 1e30 at iteration 1 (time: 0.5 s)\\n'";
+    let o = ok(&[
+        "bench",
+        "qap-scale",
+        &data("nug12.dat"),
+        "--sizes",
+        "300",
+        "--backends",
+        "cpu",
+        "--chains",
+        "2",
+        "--iterations",
+        "10",
+        "--time-limit",
+        "1",
+        "--quality",
+        "gen:40",
+        "--rots",
+        fake,
+        "--rots-cores",
+        "2",
+        "--quality-csv",
+        q.to_str().unwrap(),
+        "--plot",
+        png.to_str().unwrap(),
+    ]);
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(
+        lines[0].starts_with("instance,n,backend,device,chains,chains_requested,iterations"),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("nug12,12,cpu,"), "{text}");
+    assert!(lines[2].starts_with("taib300,300,cpu,"), "{text}");
+    assert!(lines[2].contains(",2,2,10,"), "{text}");
+    let q = std::fs::read_to_string(&q).unwrap();
+    let rows: Vec<&str> = q.lines().collect();
+    assert_eq!(rows.len(), 3, "{q}");
+    // the solver is the best of all (the stand-in's value is huge): it reaches 0.1 % of it
+    assert!(rows[1].starts_with("taib40,40,metaopt cpu,1,"), "{q}");
+    assert!(!rows[1].ends_with(",,,2"), "{q}");
+    assert!(
+        rows[2].starts_with("taib40,40,RoTS,1,1000000000000000000000000000000,"),
+        "{q}"
+    );
+    assert!(rows[2].ends_with(",,,2"), "{q}");
+    assert!(std::fs::metadata(&png).unwrap().len() > 1000);
 }
 
 #[test]
