@@ -1470,6 +1470,10 @@ fn bench_qap_scale_writes_throughput_and_time_to_quality() {
     assert!(lines[1].starts_with("nug12,12,cpu,"), "{text}");
     assert!(lines[2].starts_with("taib300,300,cpu,"), "{text}");
     assert!(lines[2].contains(",2,2,10,"), "{text}");
+    assert!(
+        lines[0].contains(",iterations_per_second,first_launch_seconds,delta_memory,"),
+        "{text}"
+    );
     let q = std::fs::read_to_string(&q).unwrap();
     let rows: Vec<&str> = q.lines().collect();
     assert_eq!(rows.len(), 3, "{q}");
