@@ -426,15 +426,14 @@ pub(crate) fn rots(command: &str, file: &Path, k: usize, secs: f64) -> CliResult
     }
     all.sort_by(|x, y| x.0.total_cmp(&y.0));
     let mut best = f64::INFINITY;
-    Ok(all
-        .into_iter()
-        .filter_map(|(t, v)| {
-            (v < best).then(|| {
-                best = v;
-                (t, v)
-            })
-        })
-        .collect())
+    let mut merged = Course::new();
+    for (t, v) in all {
+        if v < best {
+            best = v;
+            merged.push((t, v));
+        }
+    }
+    Ok(merged)
 }
 
 fn quality(a: &BenchQapScaleArgs) -> CliResult {

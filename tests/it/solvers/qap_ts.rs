@@ -797,7 +797,7 @@ fn chains_are_fitted_to_the_memory() {
         };
         // a million chains of n = 2048 hold about 30 TB
         let fit = ts.chains_that_fit(&opts).unwrap();
-        assert!(fit >= 1 && fit < MAX_CHAINS / 100, "{backend:?}: {fit}");
+        assert!((1..MAX_CHAINS / 100).contains(&fit), "{backend:?}: {fit}");
         opts.fit_chains = false;
         let e = ts.chains_that_fit(&opts).unwrap_err().to_string();
         assert!(
