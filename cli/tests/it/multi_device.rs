@@ -460,12 +460,15 @@ fn bench_qap_quality_runs_the_chains_of_each_device() {
         &THREE,
     );
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].ends_with(",chains,devices"), "{out}");
+    assert!(
+        lines[0].ends_with(",chains,devices,rots_seeds,rots_best_gap_percent,worse_than_rots"),
+        "{out}"
+    );
     assert!(
         lines[1].starts_with("had12,12,1652,1,20,0.0000,0.0000,0.0000,1,"),
         "{out}"
     );
-    assert!(lines[1].ends_with(",6,0 1"), "{out}");
+    assert!(lines[1].ends_with(",6,0 1,,,"), "{out}");
     let cpu = metaopt_env(
         &["bench", "qap-quality", "--cpu", "--devices", "0", &had12],
         &THREE,
