@@ -246,8 +246,9 @@ pub fn throughput(a: &BenchQapTsArgs) -> CliResult {
 
 #[derive(Args)]
 pub struct BenchQapQualityArgs {
-    /// QAPLIB instances (.dat), each with a BKS.csv row beside it [default: the 14 of Taillard's
-    /// RoTS table from data/qaplib]
+    /// QAPLIB instances (.dat), each with a BKS.csv row beside it or a .sln of the same name
+    /// (`n value` on its first line, as `qap generate` writes for the lipa kinds) [default: the 14
+    /// of Taillard's RoTS table from data/qaplib]
     #[arg(value_name = "FILES")]
     files: Vec<PathBuf>,
     /// Seconds per run (each run also stops at the best-known value)
@@ -280,6 +281,26 @@ pub struct BenchQapQualityArgs {
     rots_seeds: Option<usize>,
     #[command(flatten)]
     csv: CsvArg,
+}
+
+/// The value on the first line of the `.sln` file beside `path` (`n value`, as QAPLIB's and
+/// `qap generate`'s), for an instance that no BKS.csv lists; None without such a file.
+fn sln_value(path: &std::path::Path, n: usize) -> CliResult<Option<i64>> {
+    let sln = path.with_extension("sln");
+    let Ok(text) = std::fs::read_to_string(&sln) else {
+        return Ok(None);
+    };
+    let mut head = text.split_whitespace();
+    match (
+        head.next().and_then(|t| t.parse::<usize>().ok()),
+        head.next().and_then(|t| t.parse::<i64>().ok()),
+    ) {
+        (Some(m), Some(v)) if m == n => Ok(Some(v)),
+        _ => Err(Failure(format!(
+            "{}: expected `{n} VALUE` on its first line",
+            sln.display()
+        ))),
+    }
 }
 
 pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
@@ -333,14 +354,16 @@ pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
     );
     for path in &files {
         let inst = QapInstance::from_dat(path)?;
-        let bks = find_bks(path)?
-            .ok_or_else(|| {
+        let bks = match find_bks(path)? {
+            Some(b) => b.bks as f64,
+            None => sln_value(path, inst.n)?.ok_or_else(|| {
                 Failure(format!(
-                    "{}: no best-known value (no BKS.csv row beside it)",
+                    "{}: no best-known value (no BKS.csv row beside it, no .sln of the same \
+                     name)",
                     path.display()
                 ))
-            })?
-            .bks as f64;
+            })? as f64,
+        };
         let problem = Arc::new(QapProblem::from_instance(&inst));
         let mut solver = if devices.is_empty() {
             QapTs::new(problem, backend)

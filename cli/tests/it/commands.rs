@@ -1366,6 +1366,24 @@ fn qap_generate_writes_instances_the_solver_reads() {
     ]);
     let m = one_json_object(&o);
     assert_eq!(m["cost"].as_i64(), Some(optimum), "{m:?}");
+    // bench qap-quality takes the optimum from the .sln beside it (no BKS.csv there)
+    let o = ok(&[
+        "bench",
+        "qap-quality",
+        "--cpu",
+        "--time-limit",
+        "30",
+        "--runs",
+        "1",
+        "--chains",
+        "4",
+        dat.to_str().unwrap(),
+    ]);
+    let row = stdout(&o).lines().nth(1).unwrap().to_string();
+    assert!(
+        row.starts_with(&format!("la16,16,{optimum},1,30,0.0000,")),
+        "{row}"
+    );
     // n = 300: the tabu search, with 16-bit permutations; the same seed, the same file
     let big = dir.path().join("tb300.dat");
     for _ in 0..2 {
