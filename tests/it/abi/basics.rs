@@ -186,7 +186,7 @@ fn type_names_sizes_and_values_are_checked() {
     let one = [0i64; 1];
     let q = one.as_ptr().cast();
     expect_params_error(params_typed(2, 1, 1, q, "int64"), INVALID, "`nElements`");
-    expect_params_error(params_typed(2, 300, 1, q, "int64"), INVALID, "`nElements`");
+    expect_params_error(params_typed(2, 2049, 1, q, "int64"), INVALID, "`nElements`");
     expect_params_error(params_typed(2, 12, 0, q, "int64"), INVALID, "`nSlices`");
     expect_params_error(params_typed(2, 256, u32::MAX, q, "uint64"), INVALID, "`DF`");
     let r = unsafe { metaopt_qap_params_ab(2, 0, 1, q, q, c"int32".as_ptr(), 2, 0, 0) };
