@@ -105,6 +105,72 @@ impl Footprint {
     }
 }
 
+/// How many units of `unit` bytes fit beside `once` bytes: the device's part within nine tenths
+/// of its global memory, the largest buffer (growing by `unit.largest_buffer` per unit) within its
+/// largest allocation, and the host's part (with a CPU device's buffers) within nine tenths of
+/// what the host can still give; the drivers and the rest of the process keep the tenths. Returns
+/// the count (`u64::MAX` where nothing bounds it) and, when something does, the bound that
+/// decided it, in words.
+pub fn units_that_fit(
+    once: &Footprint,
+    unit: &Footprint,
+    device: Option<&DeviceInfo>,
+) -> (u64, Option<String>) {
+    let fit = |have: u64, once: u64, each: u64| match each {
+        0 => u64::MAX,
+        e => have.saturating_sub(once) / e,
+    };
+    let mut best = (u64::MAX, None);
+    let mut bound = |count: u64, why: String| {
+        if count < best.0 {
+            best = (count, Some(why));
+        }
+    };
+    let mut on_host = (once.host, unit.host);
+    if let Some(info) = device {
+        if info.global_mem_bytes > 0 {
+            let have = info.global_mem_bytes / 10 * 9;
+            bound(
+                fit(have, once.device, unit.device),
+                format!(
+                    "{} per unit within nine tenths of the device's {} (CL_DEVICE_GLOBAL_MEM_SIZE)",
+                    words(unit.device),
+                    words(info.global_mem_bytes)
+                ),
+            );
+        }
+        if info.max_alloc_bytes > 0 {
+            bound(
+                fit(info.max_alloc_bytes, 0, unit.largest_buffer),
+                format!(
+                    "a buffer growing by {} per unit within the device's largest allocation, {} \
+                     (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                    words(unit.largest_buffer),
+                    words(info.max_alloc_bytes)
+                ),
+            );
+        }
+        if info.kind == DeviceKind::Cpu {
+            on_host = (
+                on_host.0.saturating_add(once.device),
+                on_host.1.saturating_add(unit.device),
+            );
+        }
+    }
+    if let Some(avail) = host_memory_available() {
+        bound(
+            fit(avail / 10 * 9, on_host.0, on_host.1),
+            format!(
+                "{} per unit within nine tenths of the host's available {} (MemAvailable and \
+                 RLIMIT_AS)",
+                words(on_host.1),
+                words(avail)
+            ),
+        );
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,6 +182,37 @@ mod tests {
         assert_eq!(f.host, u64::MAX);
         f.device(&[10, 4]).device(&[8]);
         assert_eq!((f.device, f.largest_buffer), (48, 40));
+    }
+
+    #[test]
+    fn units_that_fit_take_the_tightest_bound() {
+        let mut once = Footprint::default();
+        once.device(&[1000]);
+        let mut unit = Footprint::default();
+        unit.device(&[100]);
+        let info = DeviceInfo {
+            index: 0,
+            platform: String::new(),
+            name: String::new(),
+            vendor: String::new(),
+            kind: DeviceKind::Gpu,
+            version: String::new(),
+            global_mem_bytes: 10_000,
+            local_mem_bytes: 0,
+            max_alloc_bytes: 2_000,
+            compute_units: 1,
+            max_work_group_size: 1,
+            fp64: false,
+            id: 0,
+        };
+        // nine tenths of 10,000 less 1,000 is 8,000: 80 units; one buffer of 100 per unit
+        // within 2,000 bytes: 20 units (the device's once-only buffer is another allocation)
+        let (count, why) = units_that_fit(&once, &unit, Some(&info));
+        assert_eq!(count, 20);
+        assert!(why.unwrap().contains("CL_DEVICE_MAX_MEM_ALLOC_SIZE"));
+        // nothing per unit: nothing bounds the count on the device
+        let (count, _) = units_that_fit(&once, &Footprint::default(), Some(&info));
+        assert!(count > 1 << 40);
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub mod tuning;
 pub use buffer::{
     check_fits, host_memory_available, output_vec, try_output_vec, ClScalar, DeviceBuffer,
 };
-pub use footprint::{bytes, Footprint};
+pub use footprint::{bytes, units_that_fit, Footprint};
 pub use program::{builds_in_flight, finish_builds, ProgramSpec};
 pub use source::{embedded_source, kernel_source, source_dir};
 pub use tuning::Tuning;

@@ -361,14 +361,7 @@ impl Handle {
 
     /// HC12 on the instance, or the error that says why it does not take it.
     fn hc12(&mut self) -> Result<&mut QapHc12> {
-        match self.solver {
-            Some(ref mut s) => Ok(s),
-            None => Err(self
-                .settings
-                .build(self.problem.clone())
-                .err()
-                .unwrap_or_else(|| Error::arg("n", "HC12 is not built on this instance"))),
-        }
+        hc12_of(&mut self.solver, self.problem.n)
     }
 
     /// The instance's tabu search on its current backend: the one of the last call, or a new one
@@ -392,6 +385,17 @@ impl Handle {
             Some(ref mut t) => Ok(t),
             None => self.ts(),
         }
+    }
+}
+
+/// The HC12 solver of a handle of an n-element instance, or HC12's refusal of n (the only
+/// reason a handle has none).
+fn hc12_of(solver: &mut Option<QapHc12>, n: usize) -> Result<&mut QapHc12> {
+    match solver {
+        Some(s) => Ok(s),
+        None => Err(crate::hc12::qap::check_size(n)
+            .err()
+            .unwrap_or_else(|| Error::arg("n", "HC12 is not built on this instance"))),
     }
 }
 
@@ -1189,8 +1193,10 @@ pub unsafe extern "C" fn metaopt_qap_solve(
         if let Some(bytes) = h.resume.take() {
             h.hc12()?.load_state(&bytes, &opts)?;
         }
-        let instance = h.instance.clone();
-        let r = solve(h.hc12()?, &opts, instance.as_ref(), |_| {})?;
+        let Handle {
+            solver, instance, ..
+        } = &mut *h;
+        let r = solve(hc12_of(solver, n)?, &opts, instance.as_ref(), |_| {})?;
         let perm: Vec<u16> = r.permutation.iter().map(|&v| v as u16).collect();
         let perm = CArray::from_slice(&perm)?;
         let c = CostFields::from(r.cost);

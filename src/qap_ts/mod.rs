@@ -32,6 +32,7 @@
 pub mod cpu;
 pub mod device;
 
+use crate::device::Footprint;
 use crate::error::{Error, Result};
 use crate::interrupt::StopReason;
 use crate::problem::qap::{check_perm, Cost, QapProblem};
@@ -886,136 +887,82 @@ impl QapTs {
     }
 }
 
-/// The bytes of a solve: per chain and once, on each device and on the host.
-#[derive(Clone, Copy, Debug)]
-struct ChainBytes {
-    device_chain: u64,
-    device_once: u64,
-    /// The largest device buffer grows by this per chain (the tabu or the delta matrices).
-    buffer_chain: u64,
-    host_chain: u64,
-    host_once: u64,
-}
-
-impl ChainBytes {
-    /// What a solve of `p` holds on `backend` (the device engine with its deltas in global
-    /// memory, the case that needs the most), with `checkpoint` when it writes checkpoints (every
-    /// tabu matrix then passes through the host).
-    fn of(p: &QapProblem, backend: Backend, checkpoint: bool) -> Self {
-        let n = p.n as u64;
-        let np = n * (n - 1) / 2;
-        let tabu = 4 * n * n;
-        let (a, b) = p.data.bytes();
-        let matrices = (a.len() + b.len()) as u64;
-        // host: the chain's state, its copy in a launch's transfers, and a checkpoint's stamps
-        let state = 4 * 2 * n + 64;
-        let host_chain = 2 * state + if checkpoint { tabu } else { 0 };
-        match backend {
-            Backend::Device(_) => {
-                let delta = device::delta_bytes(p) as u64 * np;
-                ChainBytes {
-                    device_chain: tabu + delta + 4 * n + 64,
-                    device_once: matrices + 4 * np,
-                    buffer_chain: tabu.max(delta),
-                    host_chain,
-                    host_once: matrices,
-                }
-            }
-            // the chain's tabu and delta matrices (64-bit deltas at most), beside one copy of
-            // the matrices, their transposes and the pairs
-            Backend::Cpu => ChainBytes {
-                device_chain: 0,
-                device_once: 0,
-                buffer_chain: 0,
-                host_chain: host_chain + tabu + 8 * np + 4 * n,
-                host_once: 3 * matrices + 4 * np,
-            },
+/// The bytes of a solve of `p` on `backend`: once and per chain, on the device and on the host
+/// (the device engine with its deltas in global memory, the case that needs the most), with
+/// `checkpoint` when it writes checkpoints (every tabu matrix then passes through the host).
+fn chain_bytes(p: &QapProblem, backend: Backend, checkpoint: bool) -> (Footprint, Footprint) {
+    let n = p.n as u64;
+    let np = n * (n - 1) / 2;
+    let tabu = 4 * n * n;
+    let (a, b) = p.data.bytes();
+    let matrices = (a.len() + b.len()) as u64;
+    let (mut once, mut chain) = (Footprint::default(), Footprint::default());
+    // host: the chain's state, its copy in a launch's transfers, and a checkpoint's stamps
+    chain.host(&[2, 4 * 2 * n + 64]);
+    if checkpoint {
+        chain.host(&[tabu]);
+    }
+    match backend {
+        Backend::Device(_) => {
+            once.host(&[matrices]).device(&[matrices]).device(&[4 * np]);
+            // the tabu and delta buffers hold every chain's matrices
+            chain
+                .device(&[tabu])
+                .device(&[device::delta_bytes(p) as u64, np])
+                .device(&[4 * n + 64]);
+        }
+        // the chain's tabu and delta matrices (64-bit deltas at most), beside one copy of the
+        // matrices, their transposes and the pairs
+        Backend::Cpu => {
+            once.host(&[3, matrices]).host(&[4 * np]);
+            chain.host(&[tabu]).host(&[8, np]).host(&[4 * n]);
         }
     }
-}
-
-/// Chains of `chain` bytes each that fit `have` bytes beside `once` bytes (none when `once`
-/// alone does not fit).
-fn fit(have: u64, once: u64, chain: u64) -> u64 {
-    if chain == 0 {
-        return u64::MAX;
-    }
-    have.saturating_sub(once) / chain
+    (once, chain)
 }
 
 impl QapTs {
     /// The chains of the solve: `opts.chains`, or as many as fit the memory when fewer do and
-    /// `opts.fit_chains` is set (else an error naming `chains`). Device memory: nine tenths of
-    /// `CL_DEVICE_GLOBAL_MEM_SIZE` (the driver keeps some), the largest buffer within
-    /// `CL_DEVICE_MAX_MEM_ALLOC_SIZE`; host memory: nine tenths of what the host can still give.
+    /// `opts.fit_chains` is set (else an error naming `chains`), per
+    /// [`crate::device::units_that_fit`] on every device (each runs its block of the chains).
     /// A solve continuing a loaded state keeps that state's chains.
     pub fn chains_that_fit(&self, opts: &QapTsOptions) -> Result<usize> {
         let p = &self.problem;
         let backends = crate::multi::backends(&self.devices, self.backend)?;
         let parts = backends.len() as u64;
         let checkpoint = opts.stop.checkpoint.is_some();
-        let host = crate::device::host_memory_available().map(|b| b / 10 * 9);
-        // chains per device (or in all, on the CPU backend)
-        let mut per_part = u64::MAX;
-        let mut limits: Vec<String> = Vec::new();
-        let host_bytes = ChainBytes::of(p, backends[0], checkpoint);
+        // chains per device (the host's share counted per device too), times the devices
+        let (mut per_part, mut why) = (u64::MAX, None);
         for &b in &backends {
-            let m = ChainBytes::of(p, b, checkpoint);
-            if let Backend::Device(_) = b {
-                let info = &b.context("QAP tabu search")?.info;
-                if info.global_mem_bytes > 0 {
-                    let c = fit(
-                        info.global_mem_bytes / 10 * 9,
-                        m.device_once,
-                        m.device_chain,
-                    );
-                    if c < per_part {
-                        per_part = c;
-                        limits.push(format!(
-                            "{} bytes per chain in the device's {} bytes (CL_DEVICE_GLOBAL_MEM_SIZE)",
-                            m.device_chain, info.global_mem_bytes
-                        ));
-                    }
-                }
-                if info.max_alloc_bytes > 0 {
-                    let c = fit(info.max_alloc_bytes, 0, m.buffer_chain);
-                    if c < per_part {
-                        per_part = c;
-                        limits.push(format!(
-                            "a buffer of {} bytes per chain within the device's largest \
-                             allocation, {} bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
-                            m.buffer_chain, info.max_alloc_bytes
-                        ));
-                    }
-                }
-                // a CPU device's buffers are host memory
-                if info.kind == crate::device::DeviceKind::Cpu {
-                    if let Some(h) = host {
-                        let c = fit(h, m.device_once, m.device_chain);
-                        if c < per_part {
-                            per_part = c;
-                            limits.push(format!(
-                                "{} bytes per chain in the host's {h} available bytes (a CPU \
-                                 device's memory)",
-                                m.device_chain
-                            ));
-                        }
-                    }
-                }
+            let (once, chain) = chain_bytes(p, b, checkpoint);
+            let ctx = match b {
+                Backend::Device(_) => Some(b.context("QAP tabu search")?),
+                Backend::Cpu => None,
+            };
+            let (c, w) =
+                crate::device::units_that_fit(&once, &chain, ctx.as_ref().map(|c| &c.info));
+            if c < per_part {
+                (per_part, why) = (c, w);
             }
         }
-        let mut total = per_part.saturating_mul(parts);
-        if let Some(h) = host {
-            let c = fit(h, host_bytes.host_once, host_bytes.host_chain);
-            if c < total {
-                total = c;
-                limits.push(format!(
-                    "{} bytes per chain in the host's {h} available bytes (MemAvailable and \
-                     RLIMIT_AS)",
-                    host_bytes.host_chain
-                ));
+        let total = if parts > 1 {
+            // the host holds every device's chains: its bound is on their sum
+            let (once, chain) = chain_bytes(p, backends[0], checkpoint);
+            let host_only = |f: &Footprint| Footprint {
+                host: f.host,
+                ..Footprint::default()
+            };
+            let (c, w) = crate::device::units_that_fit(&host_only(&once), &host_only(&chain), None);
+            let devices = per_part.saturating_mul(parts);
+            if c < devices {
+                why = w;
+                c
+            } else {
+                devices
             }
-        }
+        } else {
+            per_part
+        };
         // a loaded state keeps its chains (it was written by a solve that fitted them)
         let mut want = opts.chains;
         if let Some(bytes) = &self.resume {
@@ -1026,15 +973,13 @@ impl QapTs {
                 .find(|(k, _)| k == "chains")
                 .and_then(|(_, v)| v.parse::<usize>().ok())
             {
-                if c < want {
-                    want = c;
-                }
+                want = want.min(c);
             }
         }
         if (want as u64) <= total {
             return Ok(want);
         }
-        let why = limits.last().cloned().unwrap_or_default();
+        let why = why.unwrap_or_default();
         let n = p.n;
         if total < parts {
             return Err(Error::OutOfDeviceMemory(format!(

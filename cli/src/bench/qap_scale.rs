@@ -379,6 +379,11 @@ fn time_to(course: &Course, level: f64) -> Option<f64> {
     course.iter().find(|p| p.1 <= level).map(|p| p.0)
 }
 
+/// The host's cores: the default count of reference processes run side by side.
+pub(crate) fn host_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |c| c.get())
+}
+
 /// The improvements one RoTS process printed: `New best cost: V ... (time: T s)`.
 fn rots_course(text: &str) -> Course {
     let mut c = Course::new();
@@ -442,11 +447,7 @@ fn quality(a: &BenchQapScaleArgs) -> CliResult {
     } else {
         Side::Cpu
     };
-    let cores = a.rots_cores.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|c| c.get())
-            .unwrap_or(1)
-    });
+    let cores = a.rots_cores.unwrap_or_else(host_cores);
     let dir = tempfile::tempdir().map_err(|e| Failure(format!("a scratch folder: {e}")))?;
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record([

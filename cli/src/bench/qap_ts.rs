@@ -331,11 +331,7 @@ pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
         "worse_than_rots",
     ])
     .map_err(csv_error)?;
-    let rots_seeds = a.rots_seeds.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|c| c.get())
-            .unwrap_or(1)
-    });
+    let rots_seeds = a.rots_seeds.unwrap_or_else(super::qap_scale::host_cores);
     let mut worse: Vec<String> = Vec::new();
     let mut side_by_side: Vec<(f64, f64)> = Vec::new();
     let mut means: Vec<(f64, Option<f64>)> = Vec::new();

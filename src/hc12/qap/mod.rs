@@ -100,6 +100,21 @@ pub struct QapHc12 {
     checkpoints: crate::hc12::restarts::Checkpoints<IterState, Cost>,
 }
 
+/// Refuses instances above [`MAX_N`], naming `n`, its bound and the tabu search's.
+pub fn check_size(n: usize) -> Result<()> {
+    if n > MAX_N {
+        return Err(Error::arg(
+            "n",
+            format!(
+                "{n}; HC12 for the QAP takes n up to {MAX_N} (its rows' permutations are built in \
+                 private memory); the robust tabu search takes n up to {}",
+                crate::problem::qap::MAX_N
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Bits per parameter of an n-element problem: ceil(log2 n).
 pub fn bits_for(n: usize) -> u32 {
     (usize::BITS - (n - 1).leading_zeros()).max(1)
@@ -140,17 +155,7 @@ impl QapHc12 {
         backend: Backend,
         form: CostForm,
     ) -> Result<Self> {
-        if problem.n > MAX_N {
-            return Err(Error::arg(
-                "n",
-                format!(
-                    "{}; HC12 for the QAP takes n up to {MAX_N} (its rows' permutations are built \
-                     in private memory); the robust tabu search takes n up to {}",
-                    problem.n,
-                    crate::problem::qap::MAX_N
-                ),
-            ));
-        }
+        check_size(problem.n)?;
         if swaps == 0 || swaps > MAX_SWAPS {
             return Err(Error::arg(
                 "swaps",
