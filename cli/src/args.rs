@@ -893,7 +893,7 @@ impl WideArg {
 /// one given is checked before the command's work starts (`main`, [`output_paths`]). An option
 /// of these names whose value is a folder (value name `DIR`: the experiments' `--out`) is the
 /// command's own to create.
-pub const OUTPUT_ARGS: [(&str, &str); 10] = [
+pub const OUTPUT_ARGS: [(&str, &str); 11] = [
     ("output", "--output"),
     ("checkpoint", "--checkpoint"),
     ("csv", "--csv"),
@@ -904,6 +904,7 @@ pub const OUTPUT_ARGS: [(&str, &str); 10] = [
     ("values", "--values"),
     ("histogram", "--histogram"),
     ("results", "--results"),
+    ("quality_csv", "--quality-csv"),
 ];
 
 /// Whether `arg` is one of [`OUTPUT_ARGS`] naming a file (not a folder).

@@ -105,7 +105,7 @@ enum Command {
     #[command(subcommand)]
     Experiment(ExperimentCommand),
     /// Benchmarks, each a CSV table of measurements (not tests): QAP (qap, qap-ts, qap-quality,
-    /// tabu), functions, SAT (sat, sat-solve, sat-large), qiga, sp, awvd, DE (de, bde, de-digits,
+    /// qap-scale, tabu), functions, SAT (sat, sat-solve, sat-large), qiga, sp, awvd, DE (de, bde, de-digits,
     /// de-table, constrained) and multi-device scale
     #[command(subcommand)]
     Bench(BenchCommand),
