@@ -6,9 +6,9 @@
  *
  * Makes an instance from the file (metaopt_qap_params_from_file; the HC12 settings do not matter
  * to the tabu search), picks the backend (the CPU unless `device` is given), shows one error path
- * (chains = 0), then solves until the best-known value (when a BKS.csv beside the file lists the
- * instance) or the time limit, and prints the best cost, the gap, the permutation (1-based), the
- * counts and the time. Everything the library returns is freed. Exit status: 0 on success, 1 when
+ * (launch_iterations = 0), then solves until the best-known value (when a BKS.csv beside the file
+ * lists the instance) or the time limit, and prints the best cost, the gap, the permutation
+ * (1-based), the counts and the time. Everything the library returns is freed. Exit status: 0 on success, 1 when
  * a call fails, 2 on a usage error.
  */
 #include <errno.h>
@@ -32,9 +32,9 @@ static int failed(const char *call, int32_t code, char *message) {
 static int solve(MetaoptQapInstance *h, uint32_t chains, double time_limit_s) {
     /* an error path: the error names the option */
     MetaoptQapTsOptions opts = metaopt_qap_ts_default_options();
-    opts.chains = 0;
+    opts.launch_iterations = 0;
     MetaoptQapTsSolveResult bad = metaopt_qap_ts_solve(h, &opts);
-    printf("error path: chains = 0 -> error %" PRId32 ": %s\n", bad.error_code,
+    printf("error path: launch_iterations = 0 -> error %" PRId32 ": %s\n", bad.error_code,
            bad.error_message ? bad.error_message : "(no message)");
     int ok = bad.error_code == METAOPT_ERR_INVALID_ARGUMENT;
     metaopt_qap_ts_free_solve_result(&bad);

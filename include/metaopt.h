@@ -2877,7 +2877,9 @@ typedef struct MetaoptQapSolveResult {
  */
 typedef struct MetaoptQapTsOptions {
   /**
-   * Independent chains (work-groups on the device, tasks on the CPU).
+   * Independent chains (work-groups on the device, tasks on the CPU); 0 (the default): four
+   * per compute unit on a GPU, one per compute unit on another device, one per thread on the
+   * CPU backend.
    */
   uint32_t chains;
   /**
@@ -5389,7 +5391,7 @@ void metaopt_qap_free_solve_result(struct MetaoptQapSolveResult *r);
 void metaopt_qap_free(struct MetaoptQapInstance *h);
 
 /**
- * The defaults of the robust tabu search (32 chains, 100,000 iterations per chain, launches of
+ * The defaults of the robust tabu search (chains 0: the backend's count, 100,000 iterations per chain, launches of
  * 2,000 iterations, seed 1, the 2006 tenure, horizon 5 n^2, an elite pool of 8, restarts after
  * n^2 iterations without a new best, perturbations of 2 ..= max(2, n / 4) swaps).
  */

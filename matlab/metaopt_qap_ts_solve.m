@@ -1,6 +1,6 @@
 function result = metaopt_qap_ts_solve(h, opts)
 % METAOPT_QAP_TS_SOLVE  The robust tabu search (Taillard) on a QAP instance: opts.chains
-%   independent chains (default 32) of opts.iterations iterations each (default 100000; with
+%   independent chains (default: 4 per compute unit on a GPU, one per core otherwise) of opts.iterations iterations each (default 100000; with
 %   only opts.timeLimit, no count), stopping at opts.target. Also opts.seed, opts.tenure
 %   ('cubic' or 'uniform'), opts.eliteSize, opts.stagnation, opts.perturbation ([min max]
 %   swaps), opts.launchIterations, opts.start (warm starts: a k x n matrix, one 1-based

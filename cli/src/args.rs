@@ -750,6 +750,10 @@ pub struct TsTuningArgs {
     /// ts: random swaps of a restart, MIN,MAX [default: 2,max(2,n/4)]
     #[arg(long, value_name = "MIN,MAX", value_parser = parse_range)]
     pub perturbation: Option<(usize, usize)>,
+    /// ts: share of restarts (0 to 1) from a child of two pool members (uniform crossover)
+    /// instead of a perturbed member [default: 0]
+    #[arg(long, value_name = "P")]
+    pub crossover: Option<f64>,
     /// ts: tenure rule: cubic (Taillard 2006, floor(u^3 8n)) or uniform (1991, 0.9n..1.1n)
     /// [default: cubic]
     #[arg(long, value_name = "RULE", value_parser = parse_tenure)]
@@ -771,6 +775,7 @@ impl TsTuningArgs {
             ("--elite", self.elite.is_some()),
             ("--stagnation", self.stagnation.is_some()),
             ("--perturbation", self.perturbation.is_some()),
+            ("--crossover", self.crossover.is_some()),
             ("--tenure", self.tenure.is_some()),
             ("--horizon", self.horizon.is_some()),
             ("--group-size", self.group_size.is_some()),
@@ -792,6 +797,9 @@ impl TsTuningArgs {
         if self.perturbation.is_some() {
             opts.perturbation = self.perturbation;
         }
+        if let Some(x) = self.crossover {
+            opts.crossover = x;
+        }
         if let Some(t) = self.tenure {
             opts.tenure = t;
         }
@@ -806,11 +814,12 @@ impl TsTuningArgs {
     }
 
     /// The library's option names as these flags (for error messages).
-    pub const RENAMES: [(&'static str, &'static str); 7] = [
+    pub const RENAMES: [(&'static str, &'static str); 8] = [
         ("launch_iterations", "--launch-iterations"),
         ("elite_size", "--elite"),
         ("stagnation", "--stagnation"),
         ("perturbation", "--perturbation"),
+        ("crossover", "--crossover"),
         ("tenure", "--tenure"),
         ("aspiration_horizon", "--horizon"),
         ("group_size", "--group-size"),

@@ -367,11 +367,13 @@ class HC12QAP(Instance):
             _interrupt.raise_interrupted(caught, result, "HC12QAP.solve")
         return result
 
-    def solve_ts(self, chains=32, iterations=None, time_limit=None, target=None, seed=1, tenure="cubic",
+    def solve_ts(self, chains=None, iterations=None, time_limit=None, target=None, seed=1, tenure="cubic",
                  elite_size=8, stagnation=None, perturbation=None, starts=None, bks=None, stop_token=None,
                  checkpoint=None, checkpoint_every=None, resume=None, fit_chains=True):
         """The robust tabu search (Taillard) on this instance's matrices and backend
-        (``set_backend``): ``chains`` independent chains of ``iterations`` iterations each
+        (``set_backend``): ``chains`` independent chains (None: four per compute unit on a GPU,
+        one per compute unit on another device, one per thread on the CPU backend) of
+        ``iterations`` iterations each
         (default 100,000; no limit when only ``time_limit`` is given), stopping at ``target``
         (a cost, or ``"bks"`` for the best-known value); ``tenure`` "cubic" (Taillard 2006) or
         "uniform" (1991); ``elite_size`` permutations kept for restarts; ``stagnation``
@@ -395,7 +397,8 @@ class HC12QAP(Instance):
         L = _lib.lib()
         n = self.n_elements
         o = L.metaopt_qap_ts_default_options()
-        o.chains = _checks.integer("chains", chains, 1, 2**20)
+        if chains is not None:
+            o.chains = _checks.integer("chains", chains, 1, 2**20)
         o.fit_chains = 1 if _checks.flag("fit_chains", fit_chains) else 0
         if bks is not None:
             bks = _checks.integer("bks", bks, -(2**63), 2**63 - 1)
@@ -569,7 +572,7 @@ def _tabu_options(activation_limit, aspiration, max_iterations, max_no_improve):
     return o
 
 
-def qap_solve(A, B=None, method: str = "ts", chains: int = 32, iterations: Optional[int] = None,
+def qap_solve(A, B=None, method: str = "ts", chains: Optional[int] = None, iterations: Optional[int] = None,
               time_limit: Optional[float] = None, target=None, seed: Optional[int] = 1, cpu: bool = False,
               bks: Optional[int] = None, **options) -> Union["QAPTsSolution", "QAPSolution"]:
     """Solves a QAP instance in one call and frees the instance: ``A`` and ``B`` the flow and
@@ -629,7 +632,7 @@ def qap_solve(A, B=None, method: str = "ts", chains: int = 32, iterations: Optio
                 options["starts"] = [rows] if rows.ndim == 1 else list(rows)
             return q.solve_ts(chains=chains, iterations=iterations, time_limit=time_limit, target=target, seed=seed,
                               bks=bks, **options)
-        if iterations is not None or chains != 32:
+        if iterations is not None or chains is not None:
             raise ValueError("chains and iterations are options of method='ts', not of method='hc12'")
         if isinstance(target, str):
             if target != "bks":

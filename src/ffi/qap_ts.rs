@@ -33,7 +33,9 @@ pub enum MetaoptQapTsTenure {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct MetaoptQapTsOptions {
-    /// Independent chains (work-groups on the device, tasks on the CPU).
+    /// Independent chains (work-groups on the device, tasks on the CPU); 0 (the default): four
+    /// per compute unit on a GPU, one per compute unit on another device, one per thread on the
+    /// CPU backend.
     pub chains: u32,
     /// Iterations per chain in total; 0 = no limit (then `time_limit_s` must be set).
     pub max_iterations: u64,
@@ -142,7 +144,7 @@ pub struct MetaoptQapTsSolveResult {
 owned_result!(MetaoptQapTsSolveResult: frees permutation, backend; zeroes permutation_length);
 plain_result!(MetaoptQapTsOptions);
 
-/// The defaults of the robust tabu search (32 chains, 100,000 iterations per chain, launches of
+/// The defaults of the robust tabu search (chains 0: the backend's count, 100,000 iterations per chain, launches of
 /// 2,000 iterations, seed 1, the 2006 tenure, horizon 5 n^2, an elite pool of 8, restarts after
 /// n^2 iterations without a new best, perturbations of 2 ..= max(2, n / 4) swaps).
 #[no_mangle]
@@ -240,6 +242,7 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
         elite_size: o.elite_size as usize,
         stagnation,
         perturbation,
+        crossover: QapTsOptions::default().crossover,
         starts,
         group_size: None,
         first_chain: 0,

@@ -67,7 +67,8 @@ pub enum TenureRule {
 /// solve.
 #[derive(Clone, Debug)]
 pub struct QapTsOptions {
-    /// Independent chains (work-groups on the device, tasks on the CPU).
+    /// Independent chains (work-groups on the device, tasks on the CPU); 0 (the default): the
+    /// solve's own count, [`QapTs::default_chains`].
     pub chains: usize,
     /// When the solve stops (budget: iterations per chain in total) and where it writes its
     /// checkpoint ([`QapTs::load_state`] continues from one).
@@ -89,6 +90,10 @@ pub struct QapTsOptions {
     /// Random swaps applied to the elite permutation of a restart: uniform in this range;
     /// None: 2 ..= max(2, n / 4). Provisional: no benchmark record has compared ranges yet.
     pub perturbation: Option<(usize, usize)>,
+    /// The share of restarts (0 to 1) that start from a child of two pool members instead of a
+    /// perturbed member: the placements both parents share are kept, the others taken from
+    /// either parent where still free, the rest at random ([`crossover`]).
+    pub crossover: f64,
     /// Start permutations (one per chain, or fewer: the rest random).
     pub starts: Vec<Vec<usize>>,
     /// Work-items per chain on a device (a power of two, at most the device allows and one per
@@ -107,7 +112,7 @@ pub struct QapTsOptions {
 impl Default for QapTsOptions {
     fn default() -> Self {
         QapTsOptions {
-            chains: 32,
+            chains: 0,
             stop: Stop::budget(100_000),
             launch_iterations: 2_000,
             seed: 1,
@@ -116,12 +121,38 @@ impl Default for QapTsOptions {
             elite_size: 8,
             stagnation: None,
             perturbation: None,
+            crossover: 0.0,
             starts: Vec::new(),
             group_size: None,
             first_chain: 0,
             fit_chains: true,
         }
     }
+}
+
+/// The chains of a solve that leaves `chains` at 0, summed over its `backends`: four per compute
+/// unit on a GPU (the best of one, two, four and eight per unit; see benchmarks/INDEX.md,
+/// 2026-11-24-h100-qap_ts_chains), one per compute unit on another device and one per thread on
+/// the CPU backend. On cores, at equal iterations in all, a few long chains end lower than many
+/// short ones (benchmarks/INDEX.md, 2026-12-07-pocl2core-qap_chains_equal_work), as Taillard's
+/// one search per core does.
+pub fn default_chains(backends: &[Backend]) -> Result<usize> {
+    let mut total = 0usize;
+    for &b in backends {
+        total += match b {
+            Backend::Cpu => rayon::current_num_threads(),
+            Backend::Device(_) => {
+                let ctx = b.context("QAP tabu search")?;
+                let units = ctx.info.compute_units.max(1) as usize;
+                if ctx.info.kind == crate::device::DeviceKind::Gpu {
+                    4 * units
+                } else {
+                    units
+                }
+            }
+        };
+    }
+    Ok(total.clamp(1, MAX_CHAINS))
 }
 
 /// The elite pool size measured best for `chains` chains: 16 from 256 chains on (pools of 4 to
@@ -144,10 +175,14 @@ pub const MAX_CHAINS: usize = 1 << 20;
 impl QapTsOptions {
     /// Errors name the option.
     pub fn check(&self, n: usize) -> Result<()> {
-        if self.chains == 0 || self.chains > MAX_CHAINS {
+        // (0: the backend's count, chosen when the solve starts)
+        if self.chains > MAX_CHAINS {
             return Err(Error::arg(
                 "chains",
-                format!("{}; expected 1..{MAX_CHAINS}", self.chains),
+                format!(
+                    "{}; expected 1..={MAX_CHAINS} (or 0: the backend's count)",
+                    self.chains
+                ),
             ));
         }
         if self.launch_iterations == 0 {
@@ -186,6 +221,12 @@ impl QapTsOptions {
                     format!("({lo}, {hi}); expected 1 <= min <= max"),
                 ));
             }
+        }
+        if !(0.0..=1.0).contains(&self.crossover) {
+            return Err(Error::arg(
+                "crossover",
+                format!("{}; expected a share in 0..=1", self.crossover),
+            ));
         }
         if self.starts.len() > self.chains {
             return Err(Error::arg(
@@ -467,6 +508,7 @@ impl QapTs {
         .option("elite_size", opts.elite_size)
         .option("stagnation", opts.stagnation(n))
         .option("perturbation", format!("{pmin}..={pmax}"))
+        .option("crossover", opts.crossover)
         .option("first_chain", opts.first_chain)
     }
 
@@ -567,6 +609,15 @@ impl QapTs {
     ) -> Result<QapTsSolveResult> {
         let p = self.problem.clone();
         let n = p.n;
+        let counted;
+        let opts = if opts.chains == 0 {
+            let mut o = opts.clone();
+            o.chains = self.default_chains()?;
+            counted = o;
+            &counted
+        } else {
+            opts
+        };
         opts.check(n)?;
         let requested = opts.chains;
         let fitted;
@@ -824,15 +875,22 @@ impl QapTs {
                         continue;
                     }
                     let rng = &mut s.host_rng[c];
-                    let mut perm = elite.items[rng.below(elite.items.len() as u32) as usize]
-                        .1
-                        .clone();
-                    let swaps = pmin + rng.below((pmax - pmin + 1) as u32) as usize;
-                    for _ in 0..swaps {
-                        let i = rng.below(n as u32) as usize;
-                        let j = (i + 1 + rng.below(n as u32 - 1) as usize) % n;
-                        perm.swap(i, j);
-                    }
+                    let pool = elite.items.len() as u32;
+                    // (no draw for the choice without crossover: the course is the one before)
+                    let perm = if pool >= 2 && opts.crossover > 0.0 && rng.unit() < opts.crossover {
+                        let a = rng.below(pool);
+                        let b = (a + 1 + rng.below(pool - 1)) % pool;
+                        crossover(&elite.items[a as usize].1, &elite.items[b as usize].1, rng)
+                    } else {
+                        let mut perm = elite.items[rng.below(pool) as usize].1.clone();
+                        let swaps = pmin + rng.below((pmax - pmin + 1) as u32) as usize;
+                        for _ in 0..swaps {
+                            let i = rng.below(n as u32) as usize;
+                            let j = (i + 1 + rng.below(n as u32 - 1) as usize) % n;
+                            perm.swap(i, j);
+                        }
+                        perm
+                    };
                     *st = ChainState::start(&p, perm, st.g);
                     s.restarts += 1;
                 }
@@ -922,11 +980,25 @@ fn chain_bytes(p: &QapProblem, backend: Backend, checkpoint: bool) -> (Footprint
 }
 
 impl QapTs {
+    /// The chains of a solve on this solver's devices that leaves `chains` at 0
+    /// ([`default_chains`]).
+    pub fn default_chains(&self) -> Result<usize> {
+        default_chains(&crate::multi::backends(&self.devices, self.backend)?)
+    }
+
     /// The chains of the solve: `opts.chains`, or as many as fit the memory when fewer do and
     /// `opts.fit_chains` is set (else an error naming `chains`), per
     /// [`crate::device::units_that_fit`] on every device (each runs its block of the chains).
     /// A solve continuing a loaded state keeps that state's chains.
     pub fn chains_that_fit(&self, opts: &QapTsOptions) -> Result<usize> {
+        if opts.chains == 0 {
+            let o = QapTsOptions {
+                chains: self.default_chains()?,
+                starts: Vec::new(),
+                ..opts.clone()
+            };
+            return self.chains_that_fit(&o);
+        }
         let p = &self.problem;
         let backends = crate::multi::backends(&self.devices, self.backend)?;
         let parts = backends.len() as u64;
@@ -1018,6 +1090,55 @@ fn engine_on(
             )?)
         }
     })
+}
+
+/// A child of two permutations (uniform crossover with repair, as memetic QAP solvers use): the
+/// units both parents place alike keep their location; the others, in random order, take the
+/// location of a parent drawn at random, else the other parent's, where it is still free; the
+/// units left over take the free locations in random order.
+pub fn crossover(a: &[u16], b: &[u16], rng: &mut Philox) -> Vec<u16> {
+    let n = a.len();
+    const FREE: u16 = u16::MAX;
+    let mut child = vec![FREE; n];
+    let mut used = vec![false; n];
+    for i in 0..n {
+        if a[i] == b[i] {
+            child[i] = a[i];
+            used[a[i] as usize] = true;
+        }
+    }
+    let mut open: Vec<usize> = (0..n).filter(|&i| child[i] == FREE).collect();
+    // Fisher-Yates: the units that differ, in random order
+    for k in (1..open.len()).rev() {
+        let j = rng.below(k as u32 + 1) as usize;
+        open.swap(k, j);
+    }
+    let mut left = Vec::new();
+    for &i in &open {
+        let (first, second) = if rng.below(2) == 0 {
+            (a[i], b[i])
+        } else {
+            (b[i], a[i])
+        };
+        if !used[first as usize] {
+            child[i] = first;
+            used[first as usize] = true;
+        } else if !used[second as usize] {
+            child[i] = second;
+            used[second as usize] = true;
+        } else {
+            left.push(i);
+        }
+    }
+    let mut free: Vec<u16> = (0..n as u16).filter(|&l| !used[l as usize]).collect();
+    for k in (1..free.len()).rev() {
+        let j = rng.below(k as u32 + 1) as usize;
+        free.swap(k, j);
+    }
+    for (i, l) in left.into_iter().zip(free) {
+        child[i] = l;
+    }
+    child
 }
 
 /// The best distinct permutations seen, best first.

@@ -1851,7 +1851,7 @@ static void qap_args(void) {
         t[i].max_iterations = 20;
         t[i].launch_iterations = 10;
     }
-    t[0].chains = 0;
+    t[0].chains = (1u << 20) + 1; /* above the most (0 is the backend's count) */
     t[1].launch_iterations = 0;
     t[2].max_iterations = 0, t[2].time_limit_s = 0;
     t[3].tenure = 2;

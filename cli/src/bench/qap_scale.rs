@@ -146,10 +146,11 @@ fn ts_error(e: metaopt::Error) -> Failure {
 }
 
 /// The chains of a solve on `side`: `--chains`, else `qap solve`'s default.
-fn chains_for(a: &BenchQapScaleArgs, side: Side) -> usize {
-    a.chains.unwrap_or_else(|| {
-        crate::cmd::qap::default_chains(side.backend(), QapTsOptions::default().chains)
-    })
+fn chains_for(a: &BenchQapScaleArgs, side: Side) -> Result<usize, Failure> {
+    match a.chains {
+        Some(c) => Ok(c),
+        None => metaopt::qap_ts::default_chains(&[side.backend()]).map_err(ts_error),
+    }
 }
 
 /// Where the engine keeps a chain's delta and tabu matrices, from its description.
@@ -217,7 +218,7 @@ pub fn run(a: &BenchQapScaleArgs) -> CliResult {
     for inst in &instances {
         let problem = Arc::new(QapProblem::from_instance(inst));
         for &side in &a.backends {
-            let chains = chains_for(a, side);
+            let chains = chains_for(a, side)?;
             let opts = QapTsOptions {
                 chains,
                 fit_chains: a.chains.is_none(),
@@ -466,7 +467,7 @@ fn quality(a: &BenchQapScaleArgs) -> CliResult {
         let inst = quality_instance(spec, a.seed)?;
         let problem = Arc::new(QapProblem::from_instance(&inst));
         let mut solver = QapTs::new(problem, side.backend()).map_err(ts_error)?;
-        let chains = chains_for(a, side);
+        let chains = chains_for(a, side)?;
         let opts = QapTsOptions {
             chains,
             fit_chains: a.chains.is_none(),

@@ -258,8 +258,10 @@ pub struct BenchQapQualityArgs {
     #[arg(long, default_value_t = 5, value_name = "R", value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
     /// Chains of every run (with --devices: chains per device, so N devices run N times as many)
-    #[arg(long, default_value_t = 32, value_name = "N")]
-    chains: usize,
+    /// [default: qap solve's: 4 per compute unit on a GPU, one per compute unit on another
+    /// device, one per thread on the CPU backend]
+    #[arg(long, value_name = "N")]
+    chains: Option<usize>,
     #[command(flatten)]
     ts: crate::args::TsTuningArgs,
     /// Seed of the first run
@@ -307,7 +309,15 @@ pub fn quality(a: &BenchQapQualityArgs) -> CliResult {
     let backend = a.backend.backend()?;
     let devices = a.devices.list_for(a.backend.cpu)?;
     // several devices: the chains of one device on each (weak scaling: quality at a fixed time)
-    let chains = a.chains * devices.len().max(1);
+    let per_device = match a.chains {
+        Some(c) => c,
+        None => metaopt::qap_ts::default_chains(&[match devices.first() {
+            Some(&d) => metaopt::device::Backend::Device(Some(d)),
+            None => backend,
+        }])
+        .map_err(|e| out::renamed_or_cpu(e, &[]))?,
+    };
+    let chains = per_device * devices.len().max(1);
     let names: Vec<&str> = ROTS_10S.iter().map(|r| r.0).collect();
     let files = instance_files(&a.files, &names)?;
     let mut w = csv::Writer::from_writer(Vec::new());

@@ -356,7 +356,8 @@ pub struct SolveArgs {
     /// The solver
     #[arg(long, value_enum, default_value_t = MethodArg::Ts)]
     method: MethodArg,
-    /// ts: independent tabu chains [default: 4 per compute unit on a GPU, else the library's 32]
+    /// ts: independent tabu chains [default: 4 per compute unit on a GPU, one per compute unit
+    /// on another device, one per thread on the CPU backend]
     #[arg(long, value_name = "N")]
     chains: Option<usize>,
     #[command(flatten)]
@@ -760,20 +761,6 @@ struct SolveTsJson {
     seed: u64,
 }
 
-/// Chains when `--chains` is left out: four per compute unit on a GPU (the best of one, two, four
-/// and eight per unit; see benchmarks/INDEX.md, 2026-11-24-h100-qap_ts_chains), the
-/// library's default on CPU devices and the CPU backend.
-pub(crate) fn default_chains(backend: metaopt::device::Backend, library_default: usize) -> usize {
-    match backend.context("the robust tabu search") {
-        Ok(ctx)
-            if ctx.info.kind == metaopt::device::DeviceKind::Gpu && ctx.info.compute_units > 0 =>
-        {
-            4 * ctx.info.compute_units as usize
-        }
-        _ => library_default,
-    }
-}
-
 /// `qap solve --method ts`: the robust tabu search (`metaopt::qap_ts`).
 fn solve_ts(
     a: &SolveArgs,
@@ -790,13 +777,16 @@ fn solve_ts(
     .list()?;
     // by default, each device's own default chain count
     let chains = if devices.is_empty() {
-        default_chains(backend, defaults.chains)
+        metaopt::qap_ts::default_chains(&[backend])
     } else {
-        devices
-            .iter()
-            .map(|&d| default_chains(metaopt::device::Backend::Device(Some(d)), defaults.chains))
-            .sum()
-    };
+        metaopt::qap_ts::default_chains(
+            &devices
+                .iter()
+                .map(|&d| metaopt::device::Backend::Device(Some(d)))
+                .collect::<Vec<_>>(),
+        )
+    }
+    .map_err(|e| out::renamed_or_cpu(e, &[]))?;
     let opts = a.ts.apply(QapTsOptions {
         chains: a.chains.unwrap_or(chains),
         // the default count is lowered to what fits the memory; a count given is run or refused

@@ -144,7 +144,9 @@ fn results_equal_the_rust_api() {
     let mut o = metaopt_qap_ts_default_options();
     o.max_iterations = 50;
     let mut r = solve(h, &o);
-    assert_eq!(r.chains, 32);
+    // chains 0: the CPU backend's own count, one per thread
+    assert_eq!(o.chains, 0);
+    assert_eq!(r.chains as usize, rayon::current_num_threads());
     assert_eq!(r.iterations, 50);
     unsafe { metaopt_qap_ts_free_solve_result(&mut r) };
     unsafe { metaopt_qap_free(h) };
@@ -156,7 +158,14 @@ fn bad_options_are_errors_naming_the_option() {
     let h = had12_cpu();
     let d = metaopt_qap_ts_default_options();
     let cases: Vec<(MetaoptQapTsOptions, i32, &str)> = vec![
-        (MetaoptQapTsOptions { chains: 0, ..d }, INVALID, "chains"),
+        (
+            MetaoptQapTsOptions {
+                chains: (1 << 20) + 1,
+                ..d
+            },
+            INVALID,
+            "chains",
+        ),
         (
             MetaoptQapTsOptions {
                 launch_iterations: 0,

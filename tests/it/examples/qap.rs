@@ -169,7 +169,9 @@ fn qap_ts_reaches_the_optimum_of_had12_on_the_cpu() {
         out.status
     );
     assert!(
-        stdout.contains("error path: chains = 0 -> error 2: invalid argument `chains`"),
+        stdout.contains(
+            "error path: launch_iterations = 0 -> error 2: invalid argument `launch_iterations`"
+        ),
         "{stdout}"
     );
     assert!(stdout.contains("tabu search: 4 chains"), "{stdout}");

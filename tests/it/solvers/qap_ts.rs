@@ -318,7 +318,13 @@ fn options_are_checked_by_name() {
         other => panic!("{other:?}"),
     };
     let d = QapTsOptions::default;
-    assert_eq!(arg(QapTsOptions { chains: 0, ..d() }), "chains");
+    assert_eq!(
+        arg(QapTsOptions {
+            chains: MAX_CHAINS + 1,
+            ..d()
+        }),
+        "chains"
+    );
     assert_eq!(
         arg(QapTsOptions {
             launch_iterations: 0,
@@ -455,6 +461,129 @@ fn device_and_cpu_give_identical_chains() {
     };
     same_on_device_and_cpu(&instance("nug12"), ElemType::I32, &opts);
     same_on_device_and_cpu(&instance("tai12b"), ElemType::I64, &base);
+    // every restart from a child of two pool members
+    let cross = QapTsOptions {
+        crossover: 1.0,
+        stagnation: Some(150),
+        elite_size: 4,
+        ..base.clone()
+    };
+    same_on_device_and_cpu(&instance("chr15a"), ElemType::I32, &cross);
+}
+
+#[test]
+fn crossover_children_keep_what_both_parents_share() {
+    let mut rng = Philox::new(3, 0);
+    for n in [2usize, 5, 40, 300] {
+        for round in 0..20 {
+            let a: Vec<u16> = rng.permutation(n).into_iter().map(|v| v as u16).collect();
+            // b: a with a few swaps (most placements shared) or an unrelated permutation
+            let mut b = a.clone();
+            if round % 2 == 0 {
+                for _ in 0..3 {
+                    let (i, j) = (rng.below(n as u32) as usize, rng.below(n as u32) as usize);
+                    b.swap(i, j);
+                }
+            } else {
+                b = rng.permutation(n).into_iter().map(|v| v as u16).collect();
+            }
+            let child = crossover(&a, &b, &mut rng);
+            let mut seen = vec![false; n];
+            for (i, &l) in child.iter().enumerate() {
+                assert!(!seen[l as usize], "n = {n}: location {l} twice");
+                seen[l as usize] = true;
+                if a[i] == b[i] {
+                    assert_eq!(l, a[i], "n = {n}: a shared placement lost");
+                }
+            }
+            // where the parents differ, a child placement comes from a parent unless both
+            // parents' locations were taken
+            let from_parents = (0..n)
+                .filter(|&i| child[i] == a[i] || child[i] == b[i])
+                .count();
+            assert!(
+                from_parents * 2 >= n,
+                "n = {n}: {from_parents} from the parents"
+            );
+        }
+    }
+    let a: Vec<u16> = (0..50).collect();
+    assert_eq!(crossover(&a, &a, &mut rng), a);
+}
+
+#[test]
+fn crossover_restarts_are_reproducible_and_checked() {
+    // a random asymmetric instance the budget does not solve, so the courses differ in the end
+    let p = Arc::new(QapProblem::from_instance(&random_instance(30, 1, 4)));
+    let opts = QapTsOptions {
+        chains: 3,
+        stop: Stop::budget(1500),
+        launch_iterations: 100,
+        stagnation: Some(100),
+        crossover: 0.5,
+        seed: 9,
+        ..Default::default()
+    };
+    let solve = |o: &QapTsOptions| QapTs::new(p.clone(), Backend::Cpu).unwrap().solve(o);
+    let (r1, r2) = (solve(&opts).unwrap(), solve(&opts).unwrap());
+    assert_eq!(
+        (r1.cost, &r1.permutation, r1.restarts),
+        (r2.cost, &r2.permutation, r2.restarts)
+    );
+    assert!(r1.restarts > 0);
+    assert_eq!(p.cost(&r1.permutation).unwrap(), r1.cost);
+    // no crossover: the course of the plain restarts, whatever the share's draws would be
+    let plain = solve(&QapTsOptions {
+        crossover: 0.0,
+        ..opts.clone()
+    })
+    .unwrap();
+    assert_ne!(
+        (plain.cost, &plain.permutation),
+        (r1.cost, &r1.permutation),
+        "the crossover changed nothing"
+    );
+    for bad in [-0.1, 1.5, f64::NAN] {
+        let e = solve(&QapTsOptions {
+            crossover: bad,
+            ..opts.clone()
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("crossover"), "{e}");
+    }
+}
+
+#[test]
+fn chains_left_at_zero_are_the_backend_count() {
+    let p = Arc::new(QapProblem::from_instance(&instance("nug12")));
+    let opts = QapTsOptions {
+        stop: Stop::budget(200),
+        ..Default::default()
+    };
+    assert_eq!(opts.chains, 0);
+    let mut cpu = QapTs::new(p.clone(), Backend::Cpu).unwrap();
+    let r = cpu.solve(&opts).unwrap();
+    assert_eq!(r.chains, rayon::current_num_threads());
+    assert_eq!(
+        (r.chains_requested, cpu.default_chains().unwrap()),
+        (r.chains, r.chains)
+    );
+    // a device: four per compute unit on a GPU, one per unit otherwise
+    let dev = QapTs::new(p, Backend::Device(None)).unwrap();
+    let info = &Backend::Device(None).context("test").unwrap().info;
+    let per_unit = if info.kind == metaopt::device::DeviceKind::Gpu {
+        4
+    } else {
+        1
+    };
+    assert_eq!(
+        dev.default_chains().unwrap(),
+        per_unit * info.compute_units.max(1) as usize
+    );
+    assert_eq!(
+        default_chains(&[Backend::Cpu, Backend::Cpu]).unwrap(),
+        2 * rayon::current_num_threads()
+    );
 }
 
 #[test]
