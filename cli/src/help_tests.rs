@@ -228,10 +228,13 @@ fn defaults_stated_in_words_match_the_code() {
     use metaopt::qap_ts::{elite_size_for, QapTsOptions};
     let ts = QapTsOptions::default();
     let qap = ["qap", "solve"];
+    // chains 0: the library's count per backend, which the help states in words
+    assert_eq!(ts.chains, 0);
     says(
         &qap,
         "chains",
-        &format!("else the library's {}]", ts.chains),
+        "4 per compute unit on a GPU, one per compute unit on another device, one per thread on \
+         the CPU backend]",
     );
     says(
         &qap,

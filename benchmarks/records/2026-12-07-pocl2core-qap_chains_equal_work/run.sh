@@ -8,7 +8,6 @@
 set -u
 ./exp.py sko100a,tho150,tai50a,wil100 3 1 "32" "2" "4" "8" > e1.txt
 ./exp.py sko56,sko90,sko100b,sko100d,sko100e,tai50a,tho150,wil100,lipa70a,lipa90a,lipa150a 3 1 "2" "4" "8" > e3.txt
-./exp.py sko64,sko72,sko90,sko100b,sko100d,tai40a,tai60a,lipa70a 3 1 "32" "2" > e5.txt
 ./rots.py sko100a,tho150,tai50a,wil100 3 > r1.txt
 ./rots.py sko56,sko90,sko100b,sko100d,sko100e,tai50a,tho150,wil100,lipa70a,lipa90a,lipa150a 3 > r3.txt
 # one chain against one RoTS process at 24,000 iterations each, 16 seeds (sko100a)

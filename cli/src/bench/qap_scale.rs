@@ -67,9 +67,10 @@ pub struct BenchQapScaleArgs {
     /// Tabu iterations per chain of each timed solve
     #[arg(long, default_value_t = 200, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     iterations: u64,
-    /// Chains of the throughput solves [default: qap solve's: 4 per compute unit on a GPU, else
-    /// 32; lowered to what fits the memory]
-    #[arg(long, value_name = "N")]
+    /// Chains of the throughput solves [default: qap solve's: 4 per compute unit on a GPU, one
+    /// per compute unit on another device, one per thread on the CPU backend; lowered to what
+    /// fits the memory]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     chains: Option<usize>,
     /// Seconds of each time-to-quality run; 0: none
     #[arg(long, default_value_t = 10.0, value_name = "S", value_parser = parse_time)]

@@ -107,7 +107,7 @@ pub struct BenchQapTsArgs {
     #[arg(value_name = "FILES")]
     files: Vec<PathBuf>,
     /// Chains of every solve
-    #[arg(long, default_value_t = 32, value_name = "N")]
+    #[arg(long, default_value_t = 32, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     chains: usize,
     /// Tabu iterations per chain of the timed solve
     #[arg(long, default_value_t = 2000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -260,7 +260,7 @@ pub struct BenchQapQualityArgs {
     /// Chains of every run (with --devices: chains per device, so N devices run N times as many)
     /// [default: qap solve's: 4 per compute unit on a GPU, one per compute unit on another
     /// device, one per thread on the CPU backend]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     chains: Option<usize>,
     #[command(flatten)]
     ts: crate::args::TsTuningArgs,

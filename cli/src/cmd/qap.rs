@@ -358,7 +358,7 @@ pub struct SolveArgs {
     method: MethodArg,
     /// ts: independent tabu chains [default: 4 per compute unit on a GPU, one per compute unit
     /// on another device, one per thread on the CPU backend]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     chains: Option<usize>,
     #[command(flatten)]
     max_iterations: crate::args::MaxIterationsArg,
