@@ -50,7 +50,7 @@ fn main() -> metaopt::Result<()> {
             ..Stop::default()
         },
         seed: 1,
-        ..QapTsOptions::default() // 32 chains, the 2006 tenure rule, an elite pool of 8
+        ..QapTsOptions::default() // the backend's chains, the 2006 tenure rule, a pool of 8
     };
     let r = solver.solve(&options)?;
 

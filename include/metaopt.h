@@ -2935,6 +2935,11 @@ typedef struct MetaoptQapTsOptions {
    */
   uint32_t perturbation_max;
   /**
+   * The share of restarts (0 to 1) that start from a child of two pool members (uniform
+   * crossover with repair) instead of a perturbed member; 0 (the default): none.
+   */
+  double crossover;
+  /**
    * `starts_count` start permutations of nElements entries each, 0-based, one after the other
    * (borrowed, read during the call only); NULL when `starts_count` is 0. Chains beyond them
    * start at random.

@@ -1,9 +1,11 @@
 function result = metaopt_qap_ts_solve(h, opts)
 % METAOPT_QAP_TS_SOLVE  The robust tabu search (Taillard) on a QAP instance: opts.chains
-%   independent chains (default: 4 per compute unit on a GPU, one per core otherwise) of opts.iterations iterations each (default 100000; with
-%   only opts.timeLimit, no count), stopping at opts.target. Also opts.seed, opts.tenure
-%   ('cubic' or 'uniform'), opts.eliteSize, opts.stagnation, opts.perturbation ([min max]
-%   swaps), opts.launchIterations, opts.start (warm starts: a k x n matrix, one 1-based
+%   independent chains (default: 4 per compute unit on a GPU, one per core otherwise) of
+%   opts.iterations iterations each (default 100000; with only opts.timeLimit, no count),
+%   stopping at opts.target. Also opts.seed, opts.tenure ('cubic' or 'uniform'),
+%   opts.eliteSize, opts.stagnation, opts.perturbation ([min max] swaps), opts.crossover (the
+%   share of restarts, 0 to 1, from a child of two pool members), opts.launchIterations,
+%   opts.start (warm starts: a k x n matrix, one 1-based
 %   permutation per row, for the first k chains), opts.cpu (true: the CPU backend for this
 %   call), opts.checkpoint (a file the search writes its whole state to when it ends and every
 %   opts.checkpointEvery seconds) and opts.resume (such a file, or the bytes of

@@ -397,7 +397,7 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
                                   "target",      "seed",         "tenure",           "eliteSize",
                                   "stagnation",  "perturbation", "cpu",              "start",
                                   "checkpoint",  "checkpointEvery", "resume",        "fitChains",
-                                  NULL};
+                                  "crossover",   NULL};
     const mxArray *s = options_struct(nrhs, prhs, 2, known);
     MetaoptQapTsOptions o = metaopt_qap_ts_default_options();
     const mxArray *v;
@@ -439,6 +439,11 @@ void mode_qap_ts_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
             fail("badArgument", "opts.perturbation must be [min max] whole numbers with 1 <= min <= max");
         o.perturbation_min = (uint32_t)p[0];
         o.perturbation_max = (uint32_t)p[1];
+    }
+    if ((v = opt(s, "crossover"))) {
+        o.crossover = real_scalar(v, "opts.crossover");
+        if (!(o.crossover >= 0 && o.crossover <= 1))
+            fail("badArgument", "opts.crossover must be a share in [0, 1], got %g", o.crossover);
     }
     if ((v = opt(s, "start"))) {
         /* warm starts: a k x nElements matrix, one 1-based permutation per row, for the first k

@@ -972,6 +972,7 @@ class MetaoptQapTsOptions(Structure):
         ("stagnation", c_int64),
         ("perturbation_min", c_uint32),
         ("perturbation_max", c_uint32),
+        ("crossover", c_double),
         ("starts", POINTER(c_uint16)),
         ("starts_count", c_uint32),
         ("stop_token", MetaoptStopToken_p),

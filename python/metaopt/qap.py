@@ -368,7 +368,8 @@ class HC12QAP(Instance):
         return result
 
     def solve_ts(self, chains=None, iterations=None, time_limit=None, target=None, seed=1, tenure="cubic",
-                 elite_size=8, stagnation=None, perturbation=None, starts=None, bks=None, stop_token=None,
+                 elite_size=8, stagnation=None, perturbation=None, crossover=0.0, starts=None, bks=None,
+                 stop_token=None,
                  checkpoint=None, checkpoint_every=None, resume=None, fit_chains=True):
         """The robust tabu search (Taillard) on this instance's matrices and backend
         (``set_backend``): ``chains`` independent chains (None: four per compute unit on a GPU,
@@ -378,7 +379,8 @@ class HC12QAP(Instance):
         (a cost, or ``"bks"`` for the best-known value); ``tenure`` "cubic" (Taillard 2006) or
         "uniform" (1991); ``elite_size`` permutations kept for restarts; ``stagnation``
         iterations without a new best before a chain restarts (None: n^2, 0: never);
-        ``perturbation`` a (min, max) number of swaps of a restart; ``starts`` 0-based start
+        ``perturbation`` a (min, max) number of swaps of a restart; ``crossover`` the share of
+        restarts (0 to 1) from a child of two pool members (uniform crossover) instead; ``starts`` 0-based start
         permutations (a sequence, at most ``chains``); ``bks`` a best-known value for the gap.
         ``fit_chains`` (default True): when ``chains`` chains would not fit the memory of the
         device (or of the host, on the CPU backend; n runs up to 2048) run as many as fit
@@ -434,6 +436,9 @@ class HC12QAP(Instance):
                 raise TypeError(f"perturbation must be a (min, max) pair, got {perturbation!r}") from None
             o.perturbation_min = _checks.integer("perturbation min", lo, 1, 2**32 - 1)
             o.perturbation_max = _checks.integer("perturbation max", hi, 1, 2**32 - 1)
+        o.crossover = _checks.real("crossover", crossover)
+        if not 0.0 <= o.crossover <= 1.0:
+            raise ValueError(f"crossover must be a share in [0, 1], got {crossover!r}")
         keep = None
         if starts is not None:
             rows = [_checks.vector("starts", p, np.uint16, length=n) for p in starts]

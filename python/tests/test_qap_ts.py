@@ -43,6 +43,14 @@ def test_the_method_on_an_instance_and_its_options():
         assert a == b  # the same seed: the same result (wall times aside)
         assert a.iterations == 500 and a.bks == 1652
         assert a.cost == metaopt.qap_cost(*metaopt.read_qaplib(DATA / "had12.dat"), a.permutation)
+        # restarts from children of two pool members: reproducible too, and restarts happen
+        # (the pool acts every 2,000 iterations)
+        kc = dict(kw, iterations=6000, crossover=1.0)
+        c = q.solve_ts(**kc)
+        assert c == q.solve_ts(**kc) and c.restarts > 0
+        assert c.cost == metaopt.qap_cost(*metaopt.read_qaplib(DATA / "had12.dat"), c.permutation)
+        # left out: the default chains, the CPU backend's count (at least one)
+        assert q.solve_ts(iterations=10).chains >= 1
     # the HC12 method stays available
     r = metaopt.qap_solve(str(DATA / "had12.dat"), method="hc12", runs=3, cpu=True)
     assert isinstance(r, metaopt.QAPSolution) and r.runs == 3
@@ -69,6 +77,13 @@ def test_bad_arguments_name_the_argument():
     # the library's own checks come back as MetaoptError naming the option
     with pytest.raises(metaopt.MetaoptError, match="perturbation"):
         metaopt.qap_solve(A, B, perturbation=(3, 2), cpu=True)
+    for bad in (1.5, -0.1):
+        with pytest.raises(ValueError, match="crossover"):
+            metaopt.qap_solve(A, B, crossover=bad, cpu=True)
+    with pytest.raises(ValueError, match="crossover"):
+        metaopt.qap_solve(A, B, crossover=float("nan"), cpu=True)
+    with pytest.raises(TypeError, match="crossover"):
+        metaopt.qap_solve(A, B, crossover="half", cpu=True)
 
 
 def test_the_device_gives_the_cpu_result():

@@ -65,6 +65,9 @@ pub struct MetaoptQapTsOptions {
     pub perturbation_min: u32,
     /// See `perturbation_min`.
     pub perturbation_max: u32,
+    /// The share of restarts (0 to 1) that start from a child of two pool members (uniform
+    /// crossover with repair) instead of a perturbed member; 0 (the default): none.
+    pub crossover: f64,
     /// `starts_count` start permutations of nElements entries each, 0-based, one after the other
     /// (borrowed, read during the call only); NULL when `starts_count` is 0. Chains beyond them
     /// start at random.
@@ -165,6 +168,7 @@ pub extern "C" fn metaopt_qap_ts_default_options() -> MetaoptQapTsOptions {
             stagnation: d.stagnation.map_or(-1, |s| s as i64),
             perturbation_min: d.perturbation.map_or(0, |p| p.0 as u32),
             perturbation_max: d.perturbation.map_or(0, |p| p.1 as u32),
+            crossover: d.crossover,
             starts: ptr::null(),
             starts_count: 0,
             stop_token: ptr::null(),
@@ -242,7 +246,7 @@ unsafe fn ts_options(o: &MetaoptQapTsOptions, n: usize) -> Result<QapTsOptions> 
         elite_size: o.elite_size as usize,
         stagnation,
         perturbation,
-        crossover: QapTsOptions::default().crossover,
+        crossover: o.crossover,
         starts,
         group_size: None,
         first_chain: 0,

@@ -1844,8 +1844,8 @@ static void qap_args(void) {
     VOID("metaopt_qap_free_solve_result/zeroed", metaopt_qap_free_solve_result(&zso));
     /* tabu search */
     VOID("metaopt_qap_ts_default_options/value", (void)metaopt_qap_ts_default_options());
-    MetaoptQapTsOptions t[17];
-    for (int i = 0; i < 17; i++) {
+    MetaoptQapTsOptions t[19];
+    for (int i = 0; i < 19; i++) {
         t[i] = metaopt_qap_ts_default_options();
         t[i].chains = 2;
         t[i].max_iterations = 20;
@@ -1868,8 +1868,11 @@ static void qap_args(void) {
     t[14].elite_size = 0xFFFFFFFF, t[14].aspiration_horizon = 0xFFFFFFFF, t[14].stagnation = INT64_MAX;
     t[15].starts_count = 1, t[15].starts = &orders[3][0], t[15].seed = UINT64_MAX;
     t[16].fit_chains = 2;
-    int te[17] = {ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR, METAOPT_ERR_NULL_POINTER, ERR, ERR, ERR, ANY, ANY, ANY, 0, ERR};
-    for (int i = 0; i < 17; i++) {
+    t[17].crossover = NAN;
+    t[18].crossover = -INFINITY;
+    int te[19] = {ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR, METAOPT_ERR_NULL_POINTER, ERR, ERR, ERR, ANY, ANY, ANY, 0, ERR,
+                  ERR, ERR};
+    for (int i = 0; i < 19; i++) {
         char label[96];
         snprintf(label, sizeof label, "metaopt_qap_ts_solve/hostile options %d", i);
         if ((i == 13 || i == 14) && !guard(label)) continue;

@@ -14,3 +14,5 @@ set -u
 ./rotsit.sh ../../../data/qaplib/sko100a.dat 24000 152002 16 > single_rots.txt
 ./ours.sh ../../../data/qaplib/sko100a.dat 24000 152002 8 > single_ours_cubic.txt
 ./ours.sh ../../../data/qaplib/sko100a.dat 24000 152002 16 --tenure uniform > single_ours_uniform.txt
+# the crossover share of the restarts at 2 chains (seeds 1..6; the same budget)
+./exp.py tai40a,tai50a,tai60a,sko49,sko56,lipa70a 6 1 "2" "2 --crossover 0.5" "2 --crossover 1" > e6.txt

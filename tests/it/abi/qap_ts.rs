@@ -58,6 +58,7 @@ fn defaults_match_the_rust_api() {
     assert_eq!(o.elite_size as usize, d.elite_size);
     assert_eq!(o.stagnation, -1);
     assert_eq!((o.perturbation_min, o.perturbation_max), (0, 0));
+    assert_eq!(o.crossover, d.crossover);
     assert!(o.starts.is_null());
     assert_eq!(o.starts_count, 0);
 }
@@ -111,6 +112,7 @@ fn results_equal_the_rust_api() {
     o.stagnation = 200;
     o.perturbation_min = 2;
     o.perturbation_max = 3;
+    o.crossover = 0.5;
     let start: Vec<u16> = (0..12).collect();
     o.starts = start.as_ptr();
     o.starts_count = 1;
@@ -126,6 +128,7 @@ fn results_equal_the_rust_api() {
             tenure: metaopt::qap_ts::TenureRule::Uniform,
             stagnation: Some(200),
             perturbation: Some((2, 3)),
+            crossover: 0.5,
             starts: vec![(0..12).collect()],
             ..QapTsOptions::default()
         })
@@ -183,6 +186,22 @@ fn bad_options_are_errors_naming_the_option() {
             "max_iterations",
         ),
         (MetaoptQapTsOptions { tenure: 7, ..d }, INVALID, "tenure"),
+        (
+            MetaoptQapTsOptions {
+                crossover: f64::NAN,
+                ..d
+            },
+            INVALID,
+            "crossover",
+        ),
+        (
+            MetaoptQapTsOptions {
+                crossover: 1.5,
+                ..d
+            },
+            INVALID,
+            "crossover",
+        ),
         (
             MetaoptQapTsOptions {
                 time_limit_s: f64::NAN,
