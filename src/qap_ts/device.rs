@@ -84,7 +84,7 @@ fn fixed_local_bytes(n: usize, wg: usize, dsize: usize) -> u64 {
 }
 
 /// Bytes of one delta of `p` on a device: 4 for float32 data and for integer data whose deltas
-/// fit 32 bits ([`deltas_fit_i32`]), else 8.
+/// fit 32 bits (`deltas_fit_i32`), else 8.
 pub fn delta_bytes(p: &QapProblem) -> usize {
     if p.elem_type().ft_kind() == 3 || deltas_fit_i32(p) {
         4
