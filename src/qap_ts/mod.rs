@@ -612,7 +612,7 @@ impl QapTs {
         let counted;
         let opts = if opts.chains == 0 {
             let mut o = opts.clone();
-            o.chains = self.default_chains()?;
+            o.chains = self.chains_for_zero()?;
             counted = o;
             &counted
         } else {
@@ -986,6 +986,23 @@ impl QapTs {
         default_chains(&crate::multi::backends(&self.devices, self.backend)?)
     }
 
+    /// What `chains` 0 stands for in the next solve: the loaded checkpoint's chains when it
+    /// resumes one (a state continues with its own chains), else [`Self::default_chains`].
+    fn chains_for_zero(&self) -> Result<usize> {
+        if let Some(bytes) = &self.resume {
+            let h = checkpoint::header(bytes, "state")?;
+            if let Some(c) = h
+                .options
+                .iter()
+                .find(|(name, _)| name == "chains")
+                .and_then(|(_, v)| v.parse::<usize>().ok())
+            {
+                return Ok(c);
+            }
+        }
+        self.default_chains()
+    }
+
     /// The chains of the solve: `opts.chains`, or as many as fit the memory when fewer do and
     /// `opts.fit_chains` is set (else an error naming `chains`), per
     /// [`crate::device::units_that_fit`] on every device (each runs its block of the chains).
@@ -993,7 +1010,7 @@ impl QapTs {
     pub fn chains_that_fit(&self, opts: &QapTsOptions) -> Result<usize> {
         if opts.chains == 0 {
             let o = QapTsOptions {
-                chains: self.default_chains()?,
+                chains: self.chains_for_zero()?,
                 starts: Vec::new(),
                 ..opts.clone()
             };

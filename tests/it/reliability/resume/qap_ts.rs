@@ -62,6 +62,33 @@ fn resumed_equals_uninterrupted(backend: Backend, split: u64) {
     assert_eq!(again.permutation, whole.permutation);
 }
 
+/// A solve that leaves `chains` at 0 continues a state with the state's chains (the backend's
+/// own count may differ from the one that wrote it).
+#[test]
+fn chains_left_at_zero_resume_with_the_states_chains() {
+    let p = problem();
+    let whole = QapTs::new(p.clone(), Backend::Cpu)
+        .unwrap()
+        .solve(&options(3000))
+        .unwrap();
+    let mut first = QapTs::new(p.clone(), Backend::Cpu).unwrap();
+    first.solve(&options(1000)).unwrap();
+    let state = first.save_state().unwrap();
+    let mut second = QapTs::new(p.clone(), Backend::Cpu).unwrap();
+    second.load_state(state).unwrap();
+    let rest = second
+        .solve(&QapTsOptions {
+            chains: 0,
+            ..options(3000)
+        })
+        .unwrap();
+    assert_eq!(rest.chains, 3);
+    assert_eq!(
+        (rest.cost, &rest.permutation, rest.restarts),
+        (whole.cost, &whole.permutation, whole.restarts)
+    );
+}
+
 #[test]
 fn a_resumed_cpu_solve_ends_as_the_uninterrupted_one() {
     for split in [250, 1250, 2750] {
