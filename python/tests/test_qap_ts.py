@@ -49,8 +49,9 @@ def test_the_method_on_an_instance_and_its_options():
         c = q.solve_ts(**kc)
         assert c == q.solve_ts(**kc) and c.restarts > 0
         assert c.cost == metaopt.qap_cost(*metaopt.read_qaplib(DATA / "had12.dat"), c.permutation)
-        # left out: the default chains, the CPU backend's count (at least one)
+        # left out: the default chains, the CPU backend's count (at least one), warm start or not
         assert q.solve_ts(iterations=10).chains >= 1
+        assert q.solve_ts(iterations=10, starts=[np.arange(12)]).chains >= 1
     # the HC12 method stays available
     r = metaopt.qap_solve(str(DATA / "had12.dat"), method="hc12", runs=3, cpu=True)
     assert isinstance(r, metaopt.QAPSolution) and r.runs == 3

@@ -152,6 +152,13 @@ fn results_equal_the_rust_api() {
     assert_eq!(r.chains as usize, rayon::current_num_threads());
     assert_eq!(r.iterations, 50);
     unsafe { metaopt_qap_ts_free_solve_result(&mut r) };
+    // with a warm start: checked against the count chosen, not against 0
+    let start: Vec<u16> = (0..12).rev().collect();
+    o.starts = start.as_ptr();
+    o.starts_count = 1;
+    let mut r = solve(h, &o);
+    assert_eq!(r.iterations, 50);
+    unsafe { metaopt_qap_ts_free_solve_result(&mut r) };
     unsafe { metaopt_qap_free(h) };
 }
 
