@@ -990,18 +990,22 @@ impl QapTs {
     /// What `chains` 0 stands for in the next solve: the loaded checkpoint's chains when it
     /// resumes one (a state continues with its own chains), else [`Self::default_chains`].
     fn chains_for_zero(&self) -> Result<usize> {
-        if let Some(bytes) = &self.resume {
-            let h = checkpoint::header(bytes, "state")?;
-            if let Some(c) = h
+        match self.state_chains()? {
+            Some(c) => Ok(c),
+            None => self.default_chains(),
+        }
+    }
+
+    /// The chains of the loaded checkpoint, if one is loaded (from its header's options).
+    fn state_chains(&self) -> Result<Option<usize>> {
+        Ok(match &self.resume {
+            Some(bytes) => checkpoint::header(bytes, "state")?
                 .options
                 .iter()
                 .find(|(name, _)| name == "chains")
-                .and_then(|(_, v)| v.parse::<usize>().ok())
-            {
-                return Ok(c);
-            }
-        }
-        self.default_chains()
+                .and_then(|(_, v)| v.parse::<usize>().ok()),
+            None => None,
+        })
     }
 
     /// The chains of the solve: `opts.chains`, or as many as fit the memory when fewer do and
@@ -1055,16 +1059,8 @@ impl QapTs {
         };
         // a loaded state keeps its chains (it was written by a solve that fitted them)
         let mut want = opts.chains;
-        if let Some(bytes) = &self.resume {
-            let h = checkpoint::header(bytes, "state")?;
-            if let Some(c) = h
-                .options
-                .iter()
-                .find(|(k, _)| k == "chains")
-                .and_then(|(_, v)| v.parse::<usize>().ok())
-            {
-                want = want.min(c);
-            }
+        if let Some(c) = self.state_chains()? {
+            want = want.min(c);
         }
         if (want as u64) <= total {
             return Ok(want);
