@@ -36,7 +36,8 @@ OCTAVE_RUN = cd matlab && $(OCTAVE) --quiet --no-history --norc \
 	--eval "run('tests/test_sp.m')" && $(OCTAVE) --quiet --no-history --norc \
 	--eval "run('tests/test_awvd.m')" && $(OCTAVE) --quiet --no-history --norc \
 	--eval "run('tests/test_evaluate.m')" && $(OCTAVE) --quiet --no-history --norc \
-	--eval "run('tests/test_de_adaptive.m')"
+	--eval "run('tests/test_de_adaptive.m')" && $(OCTAVE) --quiet --no-history --norc \
+	--eval "run('tests/test_constraints.m')"
 
 # Installation (GNU conventions: PREFIX, DESTDIR, LIBDIR, ...). The kernels are embedded in the
 # library (src/device/source.rs), so no cl/ folder is installed. NO_BUILD=1 installs what is

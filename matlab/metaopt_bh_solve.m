@@ -6,7 +6,8 @@ function result = metaopt_bh_solve(h, opts)
 %   file the solve writes its whole state to when it ends and every opts.checkpointEvery
 %   seconds) and opts.resume (such a file, or the bytes of metaopt_bh_save_state: the solve
 %   continues as if it had never stopped). result: value, x, steps, launches, evaluations,
-%   seconds, secondsToBest, stopReason ('budget', 'evaluations', 'target', 'time_limit',
+%   seconds, secondsToBest, violation (of x under metaopt_bh_create's constraints: 0
+%   feasible; 0 without), stopReason ('budget', 'evaluations', 'target', 'time_limit',
 %   'interrupted'), precision.
   if nargin < 2, opts = struct(); end
   result = metaopt_mex('bh-solve', h, opts);

@@ -15,9 +15,14 @@ function metaopt_de_init(h, objective, mutation, migration, period, opts)
 %   members, island by island; clipped to the limits) start the populations from given points.
 %   Constraints of an OpenCL source objective: constraints [NG NH] (its
 %   void constraints(x, dims, stride, data, FP *c) writes NG inequalities g <= 0, then NH
-%   equalities |h| <= eqTol), eqTol (1e-4), constraintHandling ('deb': Deb's feasibility rules,
-%   the default; 'epsilon' or [theta tc cp]: the epsilon level of epsilon-DE). The result is then
-%   the best feasible point, else the least violation (metaopt.DE's run: info.violation).
+%   equalities |h| <= eqTol), eqTol (1e-4); of an m-function objective: violation (a function
+%   handle or m-function name called with the same points, returning each row's violation,
+%   0 feasible, > 0 infeasible); for either, constraintHandling ('deb': Deb's feasibility
+%   rules, the default; 'epsilon' or [theta tc cp]: the epsilon level of epsilon-DE); for a
+%   source with the fixed DE, repair (epsilon-DE's gradient-based repair of infeasible trials:
+%   a probability, 0.01 as published, or [probability rounds], 3 rounds by default). The result
+%   is then the best feasible point, else the least violation (metaopt.DE's run:
+%   info.violation).
   if nargin < 3, mutation = []; end
   if nargin < 4, migration = []; end
   if nargin < 5, period = []; end

@@ -16,7 +16,8 @@
  * are the aliases of `cr`, `generations` and `jde_small`. */
 static const char *const PROBLEM_FIELDS[] = {"function", "source", "data", "dims", "lower", "upper", "members", "f", "F",
                                              "cr", "CR", "mutation", "bounds", "seed", "generations", "maxGenerations",
-                                             "target", "algorithm", "jde_small", "jdeSmall", NULL};
+                                             "target", "algorithm", "jde_small", "jdeSmall", "integrality",
+                                             "constraints", "eqTol", NULL};
 
 /* Field `name` of problem i (0-based), or NULL when absent or []. */
 static const mxArray *pfield(const mxArray *p, size_t i, const char *name) {
@@ -108,7 +109,8 @@ static MetaoptBatchDeProblem *problem_specs(const mxArray *p, size_t *count) {
             known |= strcmp(name, PROBLEM_FIELDS[k]) == 0;
         if (!known)
             fail("badOption", "problems has the unknown field '%s'; the fields are function, source, data, dims, lower, "
-                 "upper, members, f, cr, mutation, bounds, seed, generations, target, algorithm, jde_small", name);
+                 "upper, members, f, cr, mutation, bounds, seed, generations, target, algorithm, jde_small, integrality, "
+                 "constraints, eqTol", name);
     }
     MetaoptBatchDeProblem *specs = mxCalloc(n, sizeof *specs);
     char what[64];
@@ -183,6 +185,41 @@ static MetaoptBatchDeProblem *problem_specs(const mxArray *p, size_t *count) {
         }
         if ((v = pfield2(p, i, "jde_small", "jdeSmall", what, sizeof what)))
             q.jde_small = (uint32_t)int_scalar(v, what, 0, 4294967295.0);
+        if ((v = pfield(p, i, "integrality"))) {
+            /* one flag for every dimension or one per dimension (the library checks the count) */
+            snprintf(what, sizeof what, "problems(%zu).integrality", i + 1);
+            check_real_numeric(v, what, "one flag or one per dimension (logical or 0/1)");
+            size_t k = mxGetNumberOfElements(v);
+            if (k != 1 && k != q.dims)
+                fail("badArgument", "%s must hold 1 or dims = %u flags, got %zu", what, q.dims, k);
+            uint8_t *flags = mxMalloc(q.dims);
+            for (uint32_t j = 0; j < q.dims; ++j)
+                flags[j] = elem(v, k == 1 ? 0 : j) != 0;
+            q.integrality = flags;
+            q.integrality_length = q.dims;
+        }
+        const mxArray *tol = pfield(p, i, "eqTol");
+        if ((v = pfield(p, i, "constraints"))) {
+            /* [NG NH]: the counts of what the source's `constraints` writes, by Deb's rules */
+            snprintf(what, sizeof what, "problems(%zu).constraints", i + 1);
+            check_real_numeric(v, what, "[NG NH]");
+            if (mxGetNumberOfElements(v) != 2)
+                fail("badArgument", "%s must be [NG NH] (two counts), got %zu values", what, mxGetNumberOfElements(v));
+            double ng = elem(v, 0), nh = elem(v, 1);
+            if (!(ng >= 0 && ng <= 4294967295.0 && ng == floor(ng) && nh >= 0 && nh <= 4294967295.0 && nh == floor(nh)))
+                fail("badArgument", "%s must be two whole counts >= 0, got [%g %g]", what, ng, nh);
+            MetaoptConstraints *c = mxMalloc(sizeof *c);
+            *c = metaopt_default_constraints();
+            c->inequalities = (uint32_t)ng;
+            c->equalities = (uint32_t)nh;
+            if (tol) {
+                snprintf(what, sizeof what, "problems(%zu).eqTol", i + 1);
+                c->eq_tol = real_scalar(tol, what);
+            }
+            q.constraints = c;
+        } else if (tol) {
+            fail("badOption", "problems(%zu).eqTol goes with problems(%zu).constraints [NG NH]", i + 1, i + 1);
+        }
         specs[i] = q;
     }
     *count = n;
@@ -288,8 +325,10 @@ static mxArray *bde_run(Entry *e, MetaoptBatchDeStop *stop, int one_shot) {
     mxArray *gens = mxCreateDoubleMatrix(r.count, 1, mxREAL);
     mxArray *stopr = mxCreateCellMatrix(r.count, 1);
     mxArray *best = mxCreateCellMatrix(r.count, 1);
+    mxArray *viol = mxCreateDoubleMatrix(r.count, 1, mxREAL);
     for (uint32_t i = 0; i < r.count; ++i) {
         ((double *)mxGetData(value))[i] = r.best_value[i];
+        ((double *)mxGetData(viol))[i] = r.violation ? r.violation[i] : 0.0;
         ((double *)mxGetData(gens))[i] = (double)r.generations[i];
         mxSetCell(stopr, i, mxCreateString(bde_stop_name(r.stop_reason[i])));
         uint32_t d = bs->dims[i];
@@ -307,6 +346,7 @@ static mxArray *bde_run(Entry *e, MetaoptBatchDeStop *stop, int one_shot) {
     set_field(out, "generations", gens);
     set_field(out, "stopReason", stopr);
     set_field(out, "best", best);
+    set_field(out, "violation", viol);
     set_field(out, "precision", mxCreateString(precision_name(r.precision)));
     set_num(out, "seconds", r.seconds);
     metaopt_batch_de_free_run_result(&r);
@@ -355,9 +395,12 @@ static void bde_checkpoints(const mxArray *s, MetaoptBatchDeStop *st, Entry *e, 
  * timeLimit]: makes the batch, runs it and frees it in one call. problems: a struct array, one
  * element per problem, with the fields function (a catalogue name; or source: OpenCL C text,
  * and data: a numeric array passed as its bytes), dims, lower, upper (a scalar or one per
- * dimension), members, f, cr, mutation, bounds, seed, generations, target (absent or []: the
- * library's defaults: 50 members, F 0.5, CR 0.9, DE/rand/1, sat, seed 1, 1000 generations, no
- * target). -> result struct: bestValue, generations (column vectors), stopReason (a column cell
+ * dimension), members, f, cr, mutation, bounds, seed, generations, target, integrality (one
+ * flag or one per dimension), constraints ([NG NH]: the counts of what a source's `constraints`
+ * writes, compared by Deb's rules) and eqTol (absent or []: the library's defaults: 50 members,
+ * F 0.5, CR 0.9, DE/rand/1, sat, seed 1, 1000 generations, no target, continuous, no
+ * constraints). -> result struct: bestValue, generations, violation (of each best point: 0
+ * feasible or unconstrained) (column vectors), stopReason (a column cell
  * of 'target', 'budget' (its generations ran), 'time_limit', 'interrupted', 'running'), best (a
  * column cell of row vectors, each of its problem's dims), precision, seconds. Both forms take
  * opts.checkpoint (a file the run writes every problem's state to when it ends and every

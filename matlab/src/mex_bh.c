@@ -18,6 +18,7 @@ typedef struct {
     MetaoptBhInstance *bh;
     uint32_t dims;
     mxArray *fun;
+    mxArray *viol; /* the violation m-function of the constraints (persistent), or NULL */
 } BhState;
 
 static void bh_release(void *state) {
@@ -26,16 +27,21 @@ static void bh_release(void *state) {
         metaopt_bh_free(b->bh);
     if (b->fun)
         mxDestroyArray(b->fun);
+    if (b->viol)
+        mxDestroyArray(b->viol);
 }
 
 static const char *const bh_option_fields[] = {"chains",    "hopMin",     "hopMax", "hopScales", "step0",
                                               "stepStop",  "maxSearch",  "seed",   "launchSteps", "share",
-                                              "precision", "cpu",        "device", "data",     NULL};
+                                              "precision", "cpu",        "device", "data",     "constraints",
+                                              "violation", "eqTol",      NULL};
 
 /* 'bh-create', objective, bounds (a dims x 2 matrix of [lower upper] rows), [opts: chains,
  * hopMin, hopMax, hopScales, step0, stepStop, maxSearch, seed, launchSteps, share (false: the
  * chains stay independent), precision ('single' | 'double'; unset: the library's choice), cpu,
- * device, data (the data buffer of an OpenCL source objective: a numeric array's raw bytes)]
+ * device, data (the data buffer of an OpenCL source objective: a numeric array's raw bytes),
+ * constraints [NG NH] (an OpenCL source objective's) or violation (an m-function objective's),
+ * eqTol: compared by Deb's feasibility rules (constraints_arg)]
  * objective: as in de-init (a function handle or m-function name, called on the CPU backend
  * with the chains x dims trial points of a step; '@NAME'; '@FILE.cl'; a struct with field
  * source) -> instance */
@@ -81,16 +87,27 @@ void mode_bh_create(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
         o.device = (int32_t)int_scalar(v, "opts.device", -1, 2147483647.0);
     size_t bytes = 0;
     const void *data = (v = opt(s, "data")) ? data_bytes(v, "opts.data", &bytes) : NULL;
+    /* the arguments are read before the instance is made (an error leaves nothing behind); the
+     * callbacks' user data, the instance's entry, is set once it is */
+    MetaoptObjective obj;
+    char label[512];
+    int callback = objective_arg(fun, NULL, &obj, label, sizeof label);
+    MetaoptConstraints cons;
+    mxArray *viol;
+    if (constraints_arg(s, NULL, callback, 0, &cons, &viol))
+        o.constraints = &cons;
     mxArray *out = NULL;
     Entry *e = entry_new(&kind_bh, &out);
     BhState *st = e->state;
     st->dims = dims;
-    MetaoptObjective obj;
-    char label[512];
-    if (objective_arg(fun, e, &obj, label, sizeof label)) {
+    st->viol = viol;
+    if (callback) {
+        obj.user_data = e;
         st->fun = mxDuplicateArray(fun);
         mexMakeArrayPersistent(st->fun);
     }
+    if (viol)
+        cons.user_data = e;
     /* the starting point is evaluated by 'bh-solve' (opts.x0), not here */
     MetaoptBhCreateResult r = metaopt_bh_create(&obj, lo, hi, dims, bytes ? data : NULL, bytes, &o);
     if (r.error_code != METAOPT_OK) {
@@ -118,8 +135,8 @@ static void bh_solve_body(void *arg) {
  * before the first solve), maxSteps (steps of every chain since the start), maxEvaluations,
  * target, timeLimit (at least one of the four), checkpoint, checkpointEvery, resume (a
  * checkpoint file or the bytes of bh-save-state: the solve continues the saved one)]
- * -> struct value, x, steps, launches, evaluations, seconds, secondsToBest, stopReason,
- * precision. Ctrl-C stops it within one launch (mex_cancel.c): `metaopt:interrupted`, the
+ * -> struct value, x, steps, launches, evaluations, seconds, secondsToBest, violation (of x
+ * under bh-create's constraints: 0 feasible; 0 without), stopReason, precision. Ctrl-C stops it within one launch (mex_cancel.c): `metaopt:interrupted`, the
  * instance keeping its chains. */
 /* Seconds of the calendar clock (C11, on every platform MATLAB runs on). */
 static double now_seconds(void) {
@@ -167,7 +184,7 @@ void mode_bh_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, con
         double *x = real_vector(x0, "opts.x0", &n, 1);
         if (n != b->dims)
             fail("badArgument", "opts.x0 must hold dims = %u values, got %zu", b->dims, n);
-        call_begin(e, b->fun);
+        call_begin_with(e, b->fun, b->viol);
         MetaoptInt32Result sr = metaopt_bh_start(b->bh, x, b->dims);
         call_end(e);
         check_call(e, "metaopt_bh_start", sr);
@@ -180,7 +197,7 @@ void mode_bh_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, con
     MetaoptStopToken *token = b->fun ? NULL : cancel_token();
     st.stop_token = token;
     BhSolveCall c = {.bh = b->bh, .stop = &st};
-    call_begin(e, b->fun);
+    call_begin_with(e, b->fun, b->viol);
     int user = run_cancellable(b->fun != NULL, bh_solve_body, &c, token);
     call_end(e);
     metaopt_stop_token_free(token);
@@ -201,6 +218,7 @@ void mode_bh_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, con
     set_num(out, "evaluations", (double)r.evaluations);
     set_num(out, "seconds", r.seconds);
     set_num(out, "secondsToBest", r.seconds_to_best);
+    set_num(out, "violation", r.violation);
     set_field(out, "stopReason", mxCreateString(stop_reason_name(r.stop_reason)));
     set_field(out, "precision", mxCreateString(precision_name(r.precision)));
     metaopt_bh_free_solve_result(&r);
@@ -219,6 +237,137 @@ void mode_bh_save_state(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
     CHECK_RESULT(e, "metaopt_bh_save_state", r, metaopt_bytes_free_result);
     plhs[0] = bytes_column(r.data, r.length);
     metaopt_bytes_free_result(&r);
+}
+
+/* One metaopt_bh_polish (run_cancellable's body: no mx call). */
+typedef struct {
+    const MetaoptObjective *obj;
+    const double *lo, *hi, *x;
+    uint32_t dims;
+    const void *data;
+    size_t bytes;
+    const MetaoptPolishOptions *o;
+    MetaoptPolishResult r;
+} PolishCall;
+
+static void polish_body(void *arg) {
+    PolishCall *c = arg;
+    c->r = metaopt_bh_polish(c->obj, c->lo, c->hi, c->dims, c->data, c->bytes, c->x, c->o);
+}
+
+static const char *const polish_option_fields[] = {"chains", "steps",       "seed",      "precision", "cpu",
+                                                   "device", "data",        "timeLimit", "constraints",
+                                                   "violation", "eqTol",    NULL};
+
+/* 'bh-polish', objective, bounds, x, [opts: chains (8), steps (1000 + 200 dims), seed (1),
+ * precision, cpu, device, data (as bh-create), timeLimit (seconds; 0: none), constraints [NG NH]
+ * or violation, eqTol (constraints_arg: compared by Deb's rules)]: the library's polish, basin
+ * hopping's (1+1)-ES searching from x within the bounds, which keeps x unless it finds a better
+ * point (metaopt_bh_polish) -> struct value, x, violation, startValue, startViolation, improved,
+ * evaluations, seconds, stopReason, precision. Ctrl-C stops it: `metaopt:interrupted`. */
+void mode_bh_polish(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
+    (void)nlhs, (void)options;
+    const mxArray *fun = arg(nrhs, prhs, 1, "objective");
+    const mxArray *b = arg(nrhs, prhs, 2, "bounds");
+    check_real_numeric(b, "bounds", "a dims x 2 matrix of [lower upper] rows");
+    if (mxGetNumberOfDimensions(b) != 2 || mxGetN(b) != 2 || mxGetM(b) == 0 || mxGetM(b) > 4294967295.0)
+        fail("badArgument", "bounds must be a dims x 2 matrix of [lower upper] rows, got %zu x %zu", (size_t)mxGetM(b),
+             (size_t)mxGetN(b));
+    uint32_t dims = (uint32_t)mxGetM(b);
+    double *lo = mxMalloc(dims * sizeof *lo), *hi = mxMalloc(dims * sizeof *hi);
+    for (uint32_t j = 0; j < dims; ++j)
+        lo[j] = elem(b, j), hi[j] = elem(b, j + dims);
+    size_t n;
+    double *x = real_vector(arg(nrhs, prhs, 3, "x"), "x", &n, 1);
+    if (n != dims)
+        fail("badArgument", "x must hold dims = %u values (one per row of bounds), got %zu", dims, n);
+    const mxArray *s = options_struct(nrhs, prhs, 4, polish_option_fields);
+    MetaoptPolishOptions o = metaopt_bh_default_polish_options(dims);
+    const mxArray *v;
+    if ((v = opt(s, "chains")))
+        o.chains = (uint32_t)int_scalar(v, "opts.chains", 0, 4294967295.0);
+    if ((v = opt(s, "steps")))
+        o.steps = (uint32_t)int_scalar(v, "opts.steps", 0, 4294967295.0);
+    if ((v = opt(s, "seed")))
+        o.seed = (uint64_t)int_scalar(v, "opts.seed", 0, 9007199254740992.0);
+    o.precision = resolve_precision((v = opt(s, "precision")) ? precision_arg(v, "opts.precision") : PRECISION_AUTO);
+    if ((v = opt(s, "cpu")))
+        o.backend = flag_arg(v, "opts.cpu") ? METAOPT_BACKEND_CPU : METAOPT_BACKEND_DEVICE;
+    if ((v = opt(s, "device")))
+        o.device = (int32_t)int_scalar(v, "opts.device", -1, 2147483647.0);
+    if ((v = opt(s, "timeLimit")))
+        o.time_limit = real_scalar(v, "opts.timeLimit"); /* the library checks it */
+    size_t bytes = 0;
+    const void *data = (v = opt(s, "data")) ? data_bytes(v, "opts.data", &bytes) : NULL;
+    MetaoptObjective obj;
+    char label[512];
+    int callback = objective_arg(fun, NULL, &obj, label, sizeof label);
+    MetaoptConstraints cons;
+    mxArray *viol;
+    if (constraints_arg(s, NULL, callback, 0, &cons, &viol))
+        o.constraints = &cons;
+    /* an instance for the call alone: the m-functions' user data and busy mark */
+    mxArray *token_array = NULL;
+    Entry *e = entry_new(&kind_bh, &token_array);
+    BhState *st = e->state;
+    st->dims = dims;
+    st->viol = viol;
+    if (callback) {
+        obj.user_data = e;
+        st->fun = mxDuplicateArray(fun);
+        mexMakeArrayPersistent(st->fun);
+    }
+    if (viol)
+        cons.user_data = e;
+    /* an m-function runs on this thread (it sees Ctrl-C itself); else a worker */
+    int here = callback || viol;
+    MetaoptStopToken *token = here ? NULL : cancel_token();
+    o.stop_token = token;
+    PolishCall c = {.obj = &obj, .lo = lo, .hi = hi, .x = x, .dims = dims, .data = bytes ? data : NULL,
+                    .bytes = bytes, .o = &o};
+    call_begin_with(e, st->fun, st->viol);
+    int user = run_cancellable(here, polish_body, &c, token);
+    call_end(e);
+    metaopt_stop_token_free(token);
+    MetaoptPolishResult r = c.r;
+    int outcome = cancel_outcome(user, &r.error_code, &r.error_message);
+    if (outcome == CANCEL_USER) {
+        char best[96];
+        snprintf(best, sizeof best, "%.10g", r.value);
+        metaopt_bh_free_polish_result(&r);
+        entry_free(e);
+        mxDestroyArray(token_array);
+        fail_interrupted(best);
+    }
+    if (r.error_code != METAOPT_OK) {
+        int32_t code = r.error_code;
+        char *msg = r.error_message;
+        r.error_message = NULL;
+        metaopt_bh_free_polish_result(&r);
+        /* the m-function's failure is raised from the entry's record: taken before it is freed */
+        Entry held = *e;
+        e->fun_error = NULL, e->fun_exception = NULL, e->fun_interrupted = 0;
+        entry_free(e);
+        mxDestroyArray(token_array);
+        fail_call(&held, "metaopt_bh_polish", code, msg);
+    }
+    entry_free(e);
+    mxDestroyArray(token_array);
+    mxArray *out = empty_struct();
+    set_num(out, "value", r.value);
+    set_field(out, "x", row_double(r.x, r.dims));
+    set_num(out, "violation", r.violation);
+    set_num(out, "startValue", r.start_value);
+    set_num(out, "startViolation", r.start_violation);
+    set_field(out, "improved", mxCreateLogicalScalar(r.improved != 0));
+    set_num(out, "evaluations", (double)r.evaluations);
+    set_num(out, "seconds", r.seconds);
+    set_field(out, "stopReason", mxCreateString(stop_reason_name(r.stop_reason)));
+    set_field(out, "precision", mxCreateString(precision_name(r.precision)));
+    metaopt_bh_free_polish_result(&r);
+    plhs[0] = out;
+    if (outcome == CANCEL_STOPPED)
+        warn_stopped();
 }
 
 static mxArray *bh_info(Entry *e) {

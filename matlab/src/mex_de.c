@@ -20,6 +20,7 @@ typedef struct {
     MetaoptDeInstance *de;
     uint32_t islands, members, dims;
     mxArray *fun;
+    mxArray *viol; /* the violation m-function of the constraints (persistent), or NULL */
     MetaoptDeOptions opts;
     double *cr;
 } DeState;
@@ -30,6 +31,8 @@ static void de_release(void *state) {
         metaopt_de_free(d->de);
     if (d->fun)
         mxDestroyArray(d->fun);
+    if (d->viol)
+        mxDestroyArray(d->viol);
     free(d->cr);
 }
 
@@ -41,60 +44,25 @@ static const char *const de_option_fields[] = {"fCoefsMode", "fCoefsMin", "fCoef
                                               "precision", "double", "sharedRandom", "fused", "cpu", "device", "crCoefsMode",
                                               "selection", "fitnessPrecision", "algorithm", "lshadeBudget", "jdeSmall",
                                               "jdeEps", "jdeAge", "x0", "init", "integrality", "constraints", "eqTol",
-                                              "constraintHandling", NULL};
+                                              "constraintHandling", "violation", "repair", NULL};
 
-/* de-init's constraint options of a source objective: constraints [NG NH] (the counts of what
- * its OpenCL `constraints` writes: NG inequalities g <= 0, then NH equalities |h| <= eqTol),
- * eqTol (1e-4), constraintHandling ('deb', 'epsilon', or [theta tc cp] for the epsilon level).
- * Sets the instance's constraints (none when no field is given: the earlier ones are cleared). */
+/* de-init's constraint options (constraints_arg: constraints [NG NH] of a source objective or
+ * violation of an m-function objective, eqTol, constraintHandling, repair). Sets the
+ * instance's constraints (none when no field is given: the earlier ones are cleared) and keeps
+ * the violation m-function the library will call. */
 static void de_constraints(Entry *e, DeState *d, const mxArray *s, int callback) {
-    const mxArray *counts = s ? opt(s, "constraints") : NULL;
-    const mxArray *tol = s ? opt(s, "eqTol") : NULL;
-    const mxArray *rule = s ? opt(s, "constraintHandling") : NULL;
-    if (!counts) {
-        if (tol || rule)
-            fail("badOption", "eqTol and constraintHandling go with constraints [NG NH]");
-        MetaoptInt32Result r = metaopt_de_set_constraints(d->de, NULL);
-        check_call(e, "metaopt_de_set_constraints", r);
-        return;
+    MetaoptConstraints c;
+    mxArray *viol;
+    int given = constraints_arg(s, e, callback, CONSTRAINTS_EPSILON | CONSTRAINTS_REPAIR, &c, &viol);
+    MetaoptInt32Result r = metaopt_de_set_constraints(d->de, given ? &c : NULL);
+    if (r.error_code != METAOPT_OK) {
+        if (viol)
+            mxDestroyArray(viol);
+        fail_call(e, "metaopt_de_set_constraints", r.error_code, r.error_message);
     }
-    if (callback)
-        fail("badOption", "constraints [NG NH] are computed by an OpenCL source objective's constraints function, not by an m-function");
-    check_real_numeric(counts, "opts.constraints", "[NG NH]");
-    if (mxGetNumberOfElements(counts) != 2)
-        fail("badArgument", "opts.constraints must be [NG NH] (two counts), got %zu values", mxGetNumberOfElements(counts));
-    MetaoptConstraints c = metaopt_default_constraints();
-    double ng = elem(counts, 0), nh = elem(counts, 1);
-    if (!(ng >= 0 && ng <= 4294967295.0 && ng == floor(ng) && nh >= 0 && nh <= 4294967295.0 && nh == floor(nh)))
-        fail("badArgument", "opts.constraints must be two whole counts >= 0, got [%g %g]", ng, nh);
-    c.inequalities = (uint32_t)ng;
-    c.equalities = (uint32_t)nh;
-    if (tol)
-        c.eq_tol = real_scalar(tol, "opts.eqTol");
-    if (rule) {
-        if (mxIsChar(rule)) {
-            char *w = string_arg(rule, "opts.constraintHandling");
-            if (strcmp(w, "deb") == 0)
-                c.handling = 0;
-            else if (strcmp(w, "epsilon") == 0)
-                c.handling = 1;
-            else
-                fail("badOption", "opts.constraintHandling must be 'deb', 'epsilon' or [theta tc cp], got '%s'", w);
-        } else {
-            check_real_numeric(rule, "opts.constraintHandling", "[theta tc cp]");
-            if (mxGetNumberOfElements(rule) != 3)
-                fail("badArgument", "opts.constraintHandling must be 'deb', 'epsilon' or [theta tc cp]");
-            double tc = elem(rule, 1);
-            if (!(tc >= 0 && tc <= 1.8e19 && tc == floor(tc)))
-                fail("badArgument", "opts.constraintHandling: tc must be a whole number of generations, got %g", tc);
-            c.handling = 1;
-            c.epsilon_theta = elem(rule, 0);
-            c.epsilon_tc = (uint64_t)tc;
-            c.epsilon_cp = elem(rule, 2);
-        }
-    }
-    MetaoptInt32Result r = metaopt_de_set_constraints(d->de, &c);
-    check_call(e, "metaopt_de_set_constraints", r);
+    if (d->viol)
+        mxDestroyArray(d->viol);
+    d->viol = viol;
 }
 
 /* Applies the fields of the canonical opts struct `s` (NULL: none) to *o; CR values given per
@@ -278,8 +246,9 @@ void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
     const mxArray *s = options_struct(nrhs, prhs, 6, de_option_fields);
     if (s && (opt(s, "x0") || opt(s, "init")))
         fail("badOption", "x0 and init (a warm start) are options of de-init, which makes the first populations");
-    if (s && (opt(s, "constraints") || opt(s, "eqTol") || opt(s, "constraintHandling")))
-        fail("badOption", "constraints, eqTol and constraintHandling are options of de-init, with the objective");
+    if (has_constraint_fields(s))
+        fail("badOption", "constraints, violation, eqTol, constraintHandling and repair are options of de-init, with "
+                          "the objective");
     MetaoptDeOptions o = metaopt_de_default_options();
     int precision;
     de_options(s, np, &o, &precision);
@@ -348,7 +317,7 @@ void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
         mexMakeArrayPersistent(copy);
     }
     de_constraints(e, d, update, callback);
-    call_begin(e, copy);
+    call_begin_with(e, copy, d->viol);
     MetaoptInt32Result r = metaopt_de_init(d->de, &o, mutation, migration, period, update ? &opts : NULL);
     call_end(e);
     if (r.error_code != METAOPT_OK) {
@@ -383,7 +352,7 @@ void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
         for (size_t r = 0; r < rows; ++r)
             for (size_t c = 0; c < cols; ++c)
                 x[r * cols + c] = w == 1 ? src[c] : src[c * rows + r];
-        call_begin(e, d->fun);
+        call_begin_with(e, d->fun, d->viol);
         MetaoptInt32Result sr = metaopt_de_set_population(d->de, -1, x, rows, d->dims, w == 0);
         call_end(e);
         if (sr.error_code != METAOPT_OK) {
@@ -399,7 +368,7 @@ void mode_de_iteration(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs,
     (void)nlhs, (void)options;
     Entry *e = entry_get(arg(nrhs, prhs, 1, "instance"), &kind_de);
     DeState *d = e->state;
-    call_begin(e, d->fun);
+    call_begin_with(e, d->fun, d->viol);
     MetaoptInt32Result r = metaopt_de_iteration(d->de);
     call_end(e);
     plhs[0] = mxCreateDoubleScalar(check_call(e, "metaopt_de_iteration", r));
@@ -517,7 +486,7 @@ void mode_de_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const
     MetaoptStopToken *token = d->fun ? NULL : cancel_token();
     st.stop_token = token;
     DeRunCall c = {.de = d->de, .stop = &st};
-    call_begin(e, d->fun);
+    call_begin_with(e, d->fun, d->viol);
     int user = run_cancellable(d->fun != NULL, de_run_body, &c, token);
     call_end(e);
     metaopt_stop_token_free(token);

@@ -167,9 +167,12 @@ Entry *entry_get(const mxArray *a, const EntryKind *kind) {
     return e;
 }
 
-void call_begin(Entry *e, const mxArray *fun) {
+void call_begin(Entry *e, const mxArray *fun) { call_begin_with(e, fun, NULL); }
+
+void call_begin_with(Entry *e, const mxArray *fun, const mxArray *viol) {
     e->busy = g_mode;
     e->fun = fun;
+    e->viol = viol;
     e->fun_calls = 0;
     e->fun_error = NULL;
     e->fun_exception = NULL;
@@ -183,6 +186,7 @@ void call_begin(Entry *e, const mxArray *fun) {
 void call_end(Entry *e) {
     e->busy = NULL;
     e->fun = NULL;
+    e->viol = NULL;
     if (--g_running == 0 && g_locked) {
         mexUnlock();
         g_locked = 0;

@@ -176,6 +176,7 @@ struct Entry {
      * mex_trap.cpp) or an interruption by the user (Ctrl-C) */
     const char *busy;
     const mxArray *fun;
+    const mxArray *viol; /* the m-function violation of the call's constraints (NULL: none) */
     uint32_t fun_calls;
     mxArray *fun_error;
     void *fun_exception;
@@ -205,6 +206,8 @@ void entry_free(Entry *e);
 /* Marks `e` in use by a library call that may call the m-function objective `fun` (NULL: none).
  * Nothing may raise an error between call_begin and call_end: the library call alone. */
 void call_begin(Entry *e, const mxArray *fun);
+/* call_begin for a call that may also call the m-function violation `viol` of its constraints. */
+void call_begin_with(Entry *e, const mxArray *fun, const mxArray *viol);
 void call_end(Entry *e);
 
 /* ---------------------------------------------------------------------------------------- */
@@ -213,12 +216,35 @@ void call_end(Entry *e);
 /* The host callback of m-function objectives (MetaoptObjective.callback; user_data: the Entry,
  * whose running call, begun by call_begin, names the m-function). */
 int32_t mex_objective(const double *x, uint32_t rows, uint32_t dims, double *f, void *user_data);
+/* The host callback of m-function violations (MetaoptConstraints.violation; user_data: the
+ * Entry, whose running call, begun by call_begin_with, names the m-function). */
+int32_t mex_violation(const double *x, uint32_t rows, uint32_t dims, double *v, void *user_data);
 /* The objective `fun` of instance entry e into *o: a function handle or m-function name (a host
  * callback calling it through mex_objective, labelled in `label`, cap bytes), '@NAME' (a
  * catalogue function), '@FILE.cl' (OpenCL C read from FILE.cl) or a struct with field source
  * (OpenCL C code) and optional name (its label). Returns 1 for a host callback (the caller keeps
  * a persistent copy of fun for the calls), else 0; strings are mxMalloc'ed with the MEX call. */
 int objective_arg(const mxArray *fun, Entry *e, MetaoptObjective *o, char *label, size_t cap);
+
+/* The constraint options of a solver's opts struct `s` (NULL: none) for instance entry e whose
+ * objective is an m-function (`callback` nonzero) or not:
+ *   constraints [NG NH]  the counts of what an OpenCL source objective's `constraints` writes
+ *                        (NG inequalities g <= 0, then NH equalities |h| <= eqTol);
+ *   violation            for an m-function objective: a function handle or m-function name,
+ *                        called with the same rows x dims points, returning each row's
+ *                        violation (0 feasible, > 0 infeasible);
+ *   eqTol                the equalities' tolerance (default 1e-4);
+ *   constraintHandling   'deb' (the default), 'epsilon' or [theta tc cp] (when `what` allows
+ *                        CONSTRAINTS_EPSILON);
+ *   repair               the gradient-based repair: a probability, or [probability rounds]
+ *                        (when `what` allows CONSTRAINTS_REPAIR).
+ * Fills *c and returns 1 when constraints or violation is given, else 0 (the other fields are
+ * then refused). A violation m-function is copied into *viol (persistent: the caller keeps it
+ * for the calls, or destroys it), else *viol is NULL. */
+enum { CONSTRAINTS_EPSILON = 1, CONSTRAINTS_REPAIR = 2 };
+int constraints_arg(const mxArray *s, Entry *e, int callback, unsigned what, MetaoptConstraints *c, mxArray **viol);
+/* Whether opts struct s (NULL: none) has any field of constraints_arg. */
+int has_constraint_fields(const mxArray *s);
 
 /* Raises the error of a failed library call on `e`: the objective's failure, if it failed,
  * else the library's (freeing its message). `e` NULL: the library's error (fail_library). */
@@ -377,6 +403,7 @@ void mode_bde_run(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
 void mode_bh_create(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_bh_solve(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 void mode_bh_save_state(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
+void mode_bh_polish(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);
 
 /* mex_de.c */
 void mode_de_params(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options);

@@ -29,7 +29,8 @@
  *   batched DE    bde-create (problems struct array, [opts]), bde-run (instance or
  *                 problems, [opts]), info, free                                 (mex_bde.c)
  *   basin         bh-create (objective, bounds, [opts]), bh-solve (instance, [opts]),
- *   hopping       bh-save-state, info, free                                     (mex_bh.c)
+ *   hopping       bh-save-state, bh-polish (objective, bounds, x, [opts]), info,
+ *                 free                                                          (mex_bh.c)
  *   shared        live (the live instances), options (option names: the alias table of
  *                 mex_args.c)
  *   island DE     de-params (islands, members, dims, limits, bounds, [opts]), de-init
@@ -252,6 +253,7 @@ static const struct {
     {"bh-create", mode_bh_create, 1, 3, "objective, bounds, opts"},
     {"bh-solve", mode_bh_solve, 1, 2, "instance, opts"},
     {"bh-save-state", mode_bh_save_state, 1, 1, "instance"},
+    {"bh-polish", mode_bh_polish, 1, 4, "objective, bounds, x, opts"},
     {"de-params", mode_de_params, 1, 6, "islands, members, dims, limits, bounds, opts"},
     {"de-init", mode_de_init, 0, 6, "instance, objective, mutation, migration, period, opts"},
     {"de-iteration", mode_de_iteration, 1, 1, "instance"},

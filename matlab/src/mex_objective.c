@@ -85,9 +85,12 @@ static mxArray *error_struct(const char *identifier, const char *message) {
     return err;
 }
 
-/* One call of the m-function objective: the library's arguments and what the call ended with. */
+/* One call of the m-function objective (or violation): the library's arguments and what the
+ * call ended with. */
 typedef struct {
     Entry *e;
+    const mxArray *fn; /* e->fun or e->viol */
+    const char *what;  /* "objective" or "violation" */
     const double *x;
     uint32_t rows, dims;
     double *f;
@@ -96,17 +99,21 @@ typedef struct {
 
 /* Calls the m-function of the running call on the rows x dims matrix through
  * metaopt_call_objective.m, which returns the m-function's error instead of raising it, and
- * copies its rows values back; an error is kept in e->fun_error. Runs inside
- * metaopt_mex_protect: whatever Octave or MATLAB throws here (Ctrl-C, an mx allocation error)
- * stops there, never unwinding through the library. */
+ * copies its rows values back; an error is kept in e->fun_error. A violation may be NaN (the
+ * library counts it as infinite); an objective may not. Runs inside metaopt_mex_protect:
+ * whatever Octave or MATLAB throws here (Ctrl-C, an mx allocation error) stops there, never
+ * unwinding through the library. */
 static void objective_body(void *arg) {
     ObjectiveCall *c = arg;
     Entry *e = c->e;
     uint32_t rows = c->rows, dims = c->dims;
+    int violation = strcmp(c->what, "violation") == 0;
     c->status = 1;
     e->fun_calls++;
-    if (!e->fun) {
-        e->fun_error = error_struct("metaopt:objective", "the m-function objective is not set (internal error)");
+    if (!c->fn) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "the m-function %s is not set (internal error)", c->what);
+        e->fun_error = error_struct("metaopt:objective", msg);
         return;
     }
     mxArray *X = mxCreateDoubleMatrix(rows, dims, mxREAL);
@@ -114,13 +121,15 @@ static void objective_body(void *arg) {
     for (uint32_t r = 0; r < rows; ++r)
         for (uint32_t j = 0; j < dims; ++j)
             xd[r + (size_t)j * rows] = c->x[(size_t)r * dims + j];
-    mxArray *in[2] = {(mxArray *)e->fun, X};
+    mxArray *in[2] = {(mxArray *)c->fn, X};
     mxArray *out[2] = {NULL, NULL};
     mxArray *trapped = mexCallMATLABWithTrap(2, out, 2, in, "metaopt_call_objective");
     mxDestroyArray(X);
     if (trapped) {
-        e->fun_error = error_struct("metaopt:objective", "cannot call the objective through metaopt_call_objective.m "
-                                                         "(it must lie on the path beside metaopt_mex)");
+        char msg[192];
+        snprintf(msg, sizeof msg, "cannot call the %s through metaopt_call_objective.m (it must lie on the path beside "
+                                  "metaopt_mex)", c->what);
+        e->fun_error = error_struct("metaopt:objective", msg);
         return;
     }
     if (out[1] && !mxIsEmpty(out[1])) {
@@ -141,14 +150,19 @@ static void objective_body(void *arg) {
         else
             snprintf(got, sizeof got, "%zu values", (size_t)mxGetNumberOfElements(F));
         snprintf(msg, sizeof msg,
-                 "the objective must return %u real values (a real numeric vector, one value per row of its %u x %u "
+                 "the %s must return %u real values (a real numeric vector, one value per row of its %u x %u "
                  "argument), got %s",
-                 rows, rows, dims, got);
+                 c->what, rows, rows, dims, got);
     } else {
         for (uint32_t r = 0; r < rows; ++r) {
             c->f[r] = elem(F, r);
-            if (isnan(c->f[r])) {
+            if (isnan(c->f[r]) && !violation) {
                 snprintf(msg, sizeof msg, "the objective returned NaN for row %u", r + 1);
+                break;
+            }
+            if (c->f[r] < 0 && violation) {
+                snprintf(msg, sizeof msg, "the violation returned %g for row %u; a violation is >= 0 (0: feasible)",
+                         c->f[r], r + 1);
                 break;
             }
         }
@@ -163,15 +177,125 @@ static void objective_body(void *arg) {
     c->status = 0;
 }
 
-/* The host callback the library calls (user_data: the Entry). */
-int32_t mex_objective(const double *x, uint32_t rows, uint32_t dims, double *f, void *user_data) {
-    ObjectiveCall c = {user_data, x, rows, dims, f, 1};
+static int32_t call_m_function(const mxArray *fn, const char *what, const double *x, uint32_t rows, uint32_t dims,
+                               double *f, void *user_data) {
+    ObjectiveCall c = {user_data, fn, what, x, rows, dims, f, 1};
     const char *mode = g_mode; /* a nested MEX call from the objective sets its own */
     int trap = metaopt_mex_protect(objective_body, &c, &c.e->fun_exception);
     g_mode = mode;
     if (trap == METAOPT_MEX_TRAP_INTERRUPTED)
         c.e->fun_interrupted = 1;
     return trap == METAOPT_MEX_TRAP_OK ? c.status : 3;
+}
+
+/* The host callback the library calls (user_data: the Entry). */
+int32_t mex_objective(const double *x, uint32_t rows, uint32_t dims, double *f, void *user_data) {
+    return call_m_function(((Entry *)user_data)->fun, "objective", x, rows, dims, f, user_data);
+}
+
+int32_t mex_violation(const double *x, uint32_t rows, uint32_t dims, double *v, void *user_data) {
+    return call_m_function(((Entry *)user_data)->viol, "violation", x, rows, dims, v, user_data);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* constraint options                                                                       */
+
+int has_constraint_fields(const mxArray *s) {
+    static const char *const names[] = {"constraints", "violation", "eqTol", "constraintHandling", "repair", NULL};
+    for (int k = 0; s && names[k]; ++k)
+        if (opt(s, names[k]))
+            return 1;
+    return 0;
+}
+
+int constraints_arg(const mxArray *s, Entry *e, int callback, unsigned what, MetaoptConstraints *c, mxArray **viol) {
+    const mxArray *counts = s ? opt(s, "constraints") : NULL;
+    const mxArray *vfun = s ? opt(s, "violation") : NULL;
+    const mxArray *tol = s ? opt(s, "eqTol") : NULL;
+    const mxArray *rule = s ? opt(s, "constraintHandling") : NULL;
+    const mxArray *repair = s ? opt(s, "repair") : NULL;
+    *viol = NULL;
+    *c = metaopt_default_constraints();
+    if (!counts && !vfun) {
+        if (tol || rule || repair)
+            fail("badOption", "eqTol, constraintHandling and repair go with constraints [NG NH] (an OpenCL source) or "
+                              "violation (an m-function objective)");
+        return 0;
+    }
+    if (counts && vfun)
+        fail("badOption", "give constraints [NG NH] (an OpenCL source objective's) or violation (an m-function "
+                          "objective's), not both");
+    if (counts && callback)
+        fail("badOption", "constraints [NG NH] are computed by an OpenCL source objective's constraints function; an "
+                          "m-function objective gives opts.violation");
+    if (vfun && !callback)
+        fail("badOption", "opts.violation goes with an m-function objective; an OpenCL source objective defines "
+                          "constraints and gives their counts, opts.constraints [NG NH]");
+    if (counts) {
+        check_real_numeric(counts, "opts.constraints", "[NG NH]");
+        if (mxGetNumberOfElements(counts) != 2)
+            fail("badArgument", "opts.constraints must be [NG NH] (two counts), got %zu values",
+                 mxGetNumberOfElements(counts));
+        double ng = elem(counts, 0), nh = elem(counts, 1);
+        if (!(ng >= 0 && ng <= 4294967295.0 && ng == floor(ng) && nh >= 0 && nh <= 4294967295.0 && nh == floor(nh)))
+            fail("badArgument", "opts.constraints must be two whole counts >= 0, got [%g %g]", ng, nh);
+        c->inequalities = (uint32_t)ng;
+        c->equalities = (uint32_t)nh;
+    } else {
+        if (!mxIsFunctionHandle(vfun) && !(mxIsChar(vfun) && mxGetNumberOfElements(vfun) > 0))
+            fail("badArgument", "opts.violation must be a function handle or an m-function name, got a %s",
+                 mxGetClassName(vfun));
+        if (tol)
+            fail("badOption", "opts.eqTol goes with constraints [NG NH]; opts.violation gives the violations itself");
+        c->violation = mex_violation;
+        c->user_data = e;
+    }
+    if (tol)
+        c->eq_tol = real_scalar(tol, "opts.eqTol");
+    if (rule) {
+        if (!(what & CONSTRAINTS_EPSILON))
+            fail("badOption", "opts.constraintHandling: this solver compares by Deb's feasibility rules only");
+        if (mxIsChar(rule)) {
+            char *w = string_arg(rule, "opts.constraintHandling");
+            if (strcmp(w, "deb") == 0)
+                c->handling = 0;
+            else if (strcmp(w, "epsilon") == 0)
+                c->handling = 1;
+            else
+                fail("badOption", "opts.constraintHandling must be 'deb', 'epsilon' or [theta tc cp], got '%s'", w);
+        } else {
+            check_real_numeric(rule, "opts.constraintHandling", "[theta tc cp]");
+            if (mxGetNumberOfElements(rule) != 3)
+                fail("badArgument", "opts.constraintHandling must be 'deb', 'epsilon' or [theta tc cp]");
+            double tc = elem(rule, 1);
+            if (!(tc >= 0 && tc <= 1.8e19 && tc == floor(tc)))
+                fail("badArgument", "opts.constraintHandling: tc must be a whole number of generations, got %g", tc);
+            c->handling = 1;
+            c->epsilon_theta = elem(rule, 0);
+            c->epsilon_tc = (uint64_t)tc;
+            c->epsilon_cp = elem(rule, 2);
+        }
+    }
+    if (repair) {
+        if (!(what & CONSTRAINTS_REPAIR))
+            fail("badOption", "opts.repair: only island DE (de-init) takes the gradient-based repair");
+        check_real_numeric(repair, "opts.repair", "a probability, or [probability rounds]");
+        size_t k = mxGetNumberOfElements(repair);
+        if (k != 1 && k != 2)
+            fail("badArgument", "opts.repair must be a probability or [probability rounds], got %zu values", k);
+        c->repair_probability = elem(repair, 0); /* the library checks (0, 1] */
+        if (k == 2) {
+            double r = elem(repair, 1);
+            if (!(r >= 0 && r <= 4294967295.0 && r == floor(r)))
+                fail("badArgument", "opts.repair: rounds must be a whole number, got %g", r);
+            c->repair_rounds = (uint32_t)r;
+        }
+    }
+    if (vfun) {
+        *viol = mxDuplicateArray(vfun);
+        mexMakeArrayPersistent(*viol);
+    }
+    return 1;
 }
 
 /* ---------------------------------------------------------------------------------------- */
