@@ -9,7 +9,8 @@
 // TS_LOCAL_T (the same for the tabu matrix), TS_D32 (integer data whose every delta and partial
 // sum fits 31 bits, checked by the host: deltas in 32-bit int, which is exact and equal to the
 // CPU's i64 arithmetic, and halves the memory and the multiplies), TS_SYM (1: A and B
-// symmetric, the shortcut formulas), TS_TENURE (0: Taillard 2006 floor(u^3 8n), 1: Taillard 1991
+// symmetric, the shortcut formulas), TS_ACROSS (1: a group reads the matrices across rows, with
+// the transposes of asymmetric ones stacked after them; `AC`), TS_TENURE (0: Taillard 2006 floor(u^3 8n), 1: Taillard 1991
 // uniform in [0.9n, 1.1n]).
 //
 // One iteration is one pass over the pairs: a work-item updates the deltas of its pairs after
@@ -76,6 +77,22 @@ typedef QT CT;
 
 #define AV(s, i, j) TO_D(A[(s) * TS_N * TS_N + (i) * TS_N + (j)])
 #define BV(s, i, j) TO_D(B[(s) * TS_N * TS_N + (i) * TS_N + (j)])
+// AC(s, i, j) = a_ij and BC(s, i, j) = b_ij where consecutive work-items take consecutive i.
+// The work-items of a group take consecutive pairs (r, s), s = r + 1, ...: with TS_ACROSS (a
+// GPU) a_sk is read as row k of the transpose, one row across the group, and b_{p(s) p(k)} as
+// row p(k) of the transpose, a gather from one row (the transposes are the matrices themselves
+// where they are symmetric, else the host stacks them after the matrices); without it (a CPU
+// device, which runs a work-item in one thread) each work-item reads along its own row.
+#if !TS_ACROSS
+#define AC(s, i, j) AV(s, i, j)
+#define BC(s, i, j) BV(s, i, j)
+#elif TS_SYM
+#define AC(s, i, j) AV(s, j, i)
+#define BC(s, i, j) BV(s, j, i)
+#else
+#define AC(s, i, j) TO_D(A[(TS_SLICES + (s)) * TS_N * TS_N + (j) * TS_N + (i)])
+#define BC(s, i, j) TO_D(B[(TS_SLICES + (s)) * TS_N * TS_N + (j) * TS_N + (i)])
+#endif
 
 // Δ(p; r, s), the O(n) formula (TS_SYM: the symmetric shortcut), terms in the order of
 // TsChain::delta_full.
@@ -90,7 +107,7 @@ inline DT ts_delta_full(__global const QT *A, __global const QT *B, __local cons
         for (uint k = 0; k < TS_N; ++k) {
             if (k == r || k == s) continue;
             uint pk = p[k];
-            sum = sum + (AV(sl, r, k) - AV(sl, s, k)) * (BV(sl, ps, pk) - BV(sl, pr, pk));
+            sum = sum + (AV(sl, r, k) - AC(sl, s, k)) * (BC(sl, ps, pk) - BV(sl, pr, pk));
         }
         acc = acc + (t1 + (sum + sum));
 #else
@@ -100,7 +117,7 @@ inline DT ts_delta_full(__global const QT *A, __global const QT *B, __local cons
             if (k == r || k == s) continue;
             uint pk = p[k];
             DT x = (AV(sl, k, r) - AV(sl, k, s)) * (BV(sl, pk, ps) - BV(sl, pk, pr));
-            DT y = (AV(sl, r, k) - AV(sl, s, k)) * (BV(sl, ps, pk) - BV(sl, pr, pk));
+            DT y = (AV(sl, r, k) - AC(sl, s, k)) * (BC(sl, ps, pk) - BV(sl, pr, pk));
             acc = acc + (x + y);
         }
 #endif
@@ -120,8 +137,8 @@ inline DT ts_delta_step(__global const QT *A, __global const QT *B, __local cons
         DT f = fa * fb;
         acc = acc + (f + f);
 #else
-        DT ga = (AV(sl, u, r) - AV(sl, v, r)) + (AV(sl, v, s) - AV(sl, u, s));
-        DT gb = (BV(sl, pu, ps) - BV(sl, pv, ps)) + (BV(sl, pv, pr) - BV(sl, pu, pr));
+        DT ga = (AV(sl, u, r) - AC(sl, v, r)) + (AC(sl, v, s) - AV(sl, u, s));
+        DT gb = (BV(sl, pu, ps) - BC(sl, pv, ps)) + (BC(sl, pv, pr) - BV(sl, pu, pr));
         acc = acc + (fa * fb + ga * gb);
 #endif
     }

@@ -127,6 +127,9 @@ def cases(metaopt, work):
     return [
         Case("qap-ts", [m, "qap", "solve", str(ROOT / "data/qaplib/nug12.dat"), "--chains", "2",
                         "--max-iterations", "20", "--launch-iterations", "10", "--elite", "0", "-q"]),
+        # asymmetric data: the transposes stacked after the matrices (read across rows)
+        Case("qap-ts-asym", [m, "qap", "solve", str(ROOT / "data/qaplib/tai12b.dat"), "--chains", "2",
+                             "--max-iterations", "20", "--launch-iterations", "10", "--elite", "0", "-q"]),
         Case("qap-hc12", [m, "qap", "solve", f"{w}/q5.dat", "--method", "hc12", "--swaps", "3",
                           "--mask-order", "2", "--max-runs", "2", "-q"]),
         Case("qap-hc12-tabu", [m, "qap", "solve", f"{w}/q5.dat", "--method", "hc12", "--swaps", "3",

@@ -43,6 +43,12 @@ pub struct Tuning {
     /// 128 and 256 on every instance tried (512 exceeds the kernel's limit); see
     /// benchmarks/INDEX.md, 2026-11-24-h100-qap_ts_kernel2.
     pub qap_ts: usize,
+    /// QAP robust tabu search: whether the work-items of a chain's group read the matrices
+    /// across rows (consecutive work-items, consecutive columns of one row: coalesced on a GPU;
+    /// asymmetric data then needs the transposes beside the matrices) or each along its own rows
+    /// (one work-item's reads contiguous, as a CPU device that runs a work-item in one thread
+    /// wants).
+    pub qap_ts_across: bool,
     /// QIGA (`qiga_run`): work-items of a population's group (at most; the smallest power of two
     /// covering the items is taken below it). 128 ran the most whole runs per second of 64, 128
     /// and 256 on knapsack-250; see benchmarks/INDEX.md, 2026-11-24-h100-qiga.
@@ -82,6 +88,7 @@ const GPU: Tuning = Tuning {
     sat_dxac: 64,
     objective_eval: 64,
     qap_ts: 256,
+    qap_ts_across: true,
     qiga: 128,
     sp: 256,
     sp_push_groups: 8,
@@ -94,6 +101,7 @@ const GPU: Tuning = Tuning {
 // PoCL runs a group's work-items in one thread: small chain groups, more groups in flight.
 const CPU: Tuning = Tuning {
     qap_ts: 16,
+    qap_ts_across: false,
     qiga: 64,
     aco: 16,
     de_batch: 16,

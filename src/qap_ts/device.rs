@@ -55,6 +55,8 @@ pub struct LayoutRequest {
     pub placement: Placement,
     /// Work-items per chain (a power of two); None: the device kind's tuning.
     pub group_size: Option<usize>,
+    /// Read the matrices across rows (see [`Layout::across`]); None: the device kind's tuning.
+    pub across: Option<bool>,
 }
 
 impl Default for LayoutRequest {
@@ -62,6 +64,7 @@ impl Default for LayoutRequest {
         LayoutRequest {
             placement: Placement::Auto,
             group_size: None,
+            across: None,
         }
     }
 }
@@ -75,6 +78,11 @@ pub struct Layout {
     pub local_tabu: bool,
     /// Deltas in 32-bit integers (integer data whose deltas fit them; exact).
     pub delta_i32: bool,
+    /// The work-items of a chain read a_sk and b_{p(s) p(k)} across rows, consecutive
+    /// work-items (consecutive s) in one row: the matrices' transposes are then kept beside
+    /// asymmetric matrices. Else each work-item reads along its own rows. The values and their
+    /// order are the same either way.
+    pub across: bool,
 }
 
 /// Bytes of local memory `qap_ts_run` needs besides its matrices, for `wg` work-items and
@@ -104,6 +112,23 @@ fn deltas_fit_i32(p: &QapProblem) -> bool {
     ma < 1 << 29 && mb < 1 << 29 && ma * mb * p.slices as u128 * (8 * p.n as u128 + 64) < 1 << 31
 }
 
+/// The bytes of `slices` stacked n x n matrices followed by the bytes of their transposes, in
+/// the same order (the element size is what the bytes give per element).
+fn with_transposes(bytes: &[u8], n: usize, slices: usize) -> Vec<u8> {
+    let es = bytes.len() / (slices * n * n).max(1);
+    let mut out = Vec::with_capacity(2 * bytes.len());
+    out.extend_from_slice(bytes);
+    for sl in 0..slices {
+        let m = &bytes[sl * n * n * es..(sl + 1) * n * n * es];
+        for i in 0..n {
+            for j in 0..n {
+                out.extend_from_slice(&m[(j * n + i) * es..(j * n + i + 1) * es]);
+            }
+        }
+    }
+    out
+}
+
 impl DeviceEngine {
     pub fn new(
         p: &QapProblem,
@@ -118,8 +143,13 @@ impl DeviceEngine {
             ctx.require_fp64()?;
         }
         let n = p.n;
-        // the kernel indexes the stacked matrices with 32-bit arithmetic
-        if (p.slices as u64) * (n * n) as u64 > u32::MAX as u64 {
+        let sym = crate::with_matrices!(&p.data, |a, b| super::cpu::symmetric(n, a)
+            && super::cpu::symmetric(n, b));
+        // the kernel indexes the stacked matrices (and, for asymmetric data, their transposes
+        // after them) with 32-bit arithmetic
+        let across = request.across.unwrap_or(ctx.tuning().qap_ts_across);
+        let stack = if sym || !across { 1 } else { 2 };
+        if stack * (p.slices as u64) * (n * n) as u64 > u32::MAX as u64 {
             return Err(Error::arg(
                 "nSlices",
                 format!(
@@ -142,8 +172,6 @@ impl DeviceEngine {
         while cap > 1 && cap / 2 >= np {
             cap /= 2;
         }
-        let sym = crate::with_matrices!(&p.data, |a, b| super::cpu::symmetric(n, a)
-            && super::cpu::symmetric(n, b));
         let (kernel, wg, layout) = loop {
             let mut wg = 1;
             while wg * 2 <= cap {
@@ -169,6 +197,7 @@ impl DeviceEngine {
                 .define("TS_LOCAL_T", local_t as u32)
                 .define("TS_D32", d32 as u32)
                 .define("TS_SYM", sym as u32)
+                .define("TS_ACROSS", across as u32)
                 .define("TS_TENURE", (params.tenure == TenureRule::Uniform) as u32);
             let program = ctx.build(&spec)?;
             let kernel = queue.kernel(&program, "qap_ts_run")?;
@@ -180,19 +209,31 @@ impl DeviceEngine {
                         local_delta: local_d,
                         local_tabu: local_t,
                         delta_i32: d32,
+                        across,
                     },
                 );
             }
             cap = wg / 2;
         };
         let (ab, bb) = p.data.bytes();
+        // asymmetric data read across rows: each matrix followed by its transposes, so that the
+        // work-items of a group, which take consecutive pairs (r, s), s = r + 1, ..., read a_sk
+        // and b_{p(s) p(k)} along rows of them (cl/qap_ts.cl `AC`, `BC`)
+        let (ab, bb) = if stack == 1 {
+            (ab.to_vec(), bb.to_vec())
+        } else {
+            (
+                with_transposes(ab, n, p.slices),
+                with_transposes(bb, n, p.slices),
+            )
+        };
         let pairs: Vec<u16> = super::cpu::pairs(n)
             .into_iter()
             .flat_map(|(r, s)| [r as u16, s as u16])
             .collect();
         Ok(DeviceEngine {
-            a: queue.buffer_from(ab, "A")?,
-            b: queue.buffer_from(bb, "B")?,
+            a: queue.buffer_from(&ab, "A")?,
+            b: queue.buffer_from(&bb, "B")?,
             pairs: queue.buffer_from(&pairs, "pairs")?,
             perm: queue.buffer(chains * n, "perm")?,
             best_perm: queue.buffer(chains * n, "best_perm")?,

@@ -963,7 +963,10 @@ fn chain_bytes(p: &QapProblem, backend: Backend, checkpoint: bool) -> (Footprint
     }
     match backend {
         Backend::Device(_) => {
-            once.host(&[matrices]).device(&[matrices]).device(&[4 * np]);
+            // the matrices and, for asymmetric data, their transposes
+            once.host(&[2, matrices])
+                .device(&[2, matrices])
+                .device(&[4 * np]);
             // the tabu and delta buffers hold every chain's matrices
             chain
                 .device(&[tabu])
@@ -1096,8 +1099,8 @@ fn engine_on(
         Backend::Cpu => cpu::engine(problem, params),
         Backend::Device(_) => {
             let layout = device::LayoutRequest {
-                placement: device::Placement::Auto,
                 group_size,
+                ..Default::default()
             };
             Box::new(device::DeviceEngine::new(
                 problem, backend, params, chains, layout,

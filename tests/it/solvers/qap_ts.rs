@@ -659,18 +659,23 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
         .layout()
         .1;
         assert_eq!(layout.delta_i32, scale == 1, "{name}: {layout:?}");
-        let device = |placement, group_size| {
+        // the matrices read along each work-item's rows and across rows (the transposes of
+        // asymmetric data beside them)
+        let device = |placement, group_size, across| {
             let request = LayoutRequest {
                 placement,
                 group_size,
+                across: Some(across),
             };
-            Box::new(DeviceEngine::new(&p, Backend::Device(None), params, 3, request).unwrap())
-                as Box<dyn Engine>
+            let e = DeviceEngine::new(&p, Backend::Device(None), params, 3, request).unwrap();
+            assert_eq!(e.layout().1.across, across);
+            Box::new(e) as Box<dyn Engine>
         };
         let mut engines: Vec<Box<dyn Engine>> = vec![
-            device(Placement::Auto, None),
-            device(Placement::Global, None),
-            device(Placement::LocalDelta, Some(4)),
+            device(Placement::Auto, None, false),
+            device(Placement::Global, None, true),
+            device(Placement::LocalDelta, Some(4), true),
+            device(Placement::Auto, None, true),
             metaopt::qap_ts::cpu::engine(&p, params),
         ];
         let mut rng = Philox::new(1, 2);
@@ -683,7 +688,7 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
                 )
             })
             .collect();
-        let mut states = vec![starts.clone(), starts.clone(), starts.clone(), starts];
+        let mut states = vec![starts.clone(); 5];
         for launch in 0..4 {
             if launch == 2 {
                 let fresh = ChainState::start(&p, (0..10u16).rev().collect(), states[0][1].g);
@@ -694,17 +699,22 @@ fn device_engines_match_the_cpu_engine_launch_by_launch() {
             for (e, s) in engines.iter_mut().zip(&mut states) {
                 e.advance(s, 250).unwrap();
             }
-            for (e, what) in ["local", "global", "local deltas, 4 work-items"]
-                .iter()
-                .enumerate()
+            for (e, what) in [
+                "local",
+                "global, across rows",
+                "local deltas, 4 work-items, across rows",
+                "local, across rows",
+            ]
+            .iter()
+            .enumerate()
             {
                 assert_eq!(
-                    states[e], states[3],
+                    states[e], states[4],
                     "{name} {ty:?} launch {launch}: device ({what}) vs CPU"
                 );
             }
         }
-        assert!(states[3].iter().all(|s| s.g == 1000 && s.t > 0));
+        assert!(states[4].iter().all(|s| s.g == 1000 && s.t > 0));
     }
 }
 
@@ -827,18 +837,19 @@ fn sizes_above_256_match_the_cpu_engine_launch_by_launch() {
             horizon: (5 * n * n) as u32,
             first_chain: 0,
         };
-        let device = |placement| {
+        let device = |placement, across| {
             let request = LayoutRequest {
                 placement,
                 group_size: None,
+                across,
             };
             DeviceEngine::new(&p, Backend::Device(None), params, chains, request).unwrap()
         };
-        let auto = device(Placement::Auto);
+        let auto = device(Placement::Auto, None);
         assert_eq!(auto.layout().1.delta_i32, scale == 1, "n = {n}");
         let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(auto)];
         if n == 300 {
-            engines.push(Box::new(device(Placement::Global)));
+            engines.push(Box::new(device(Placement::Global, Some(true))));
         }
         engines.push(metaopt::qap_ts::cpu::engine(&p, params));
         let mut rng = Philox::new(n as u64, 7);
