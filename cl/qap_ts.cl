@@ -200,7 +200,7 @@ inline bool ts_better(uint aa, DT da, uint ia, uint ab, DT db, uint ib, uint w)
 // (n 16-bit entries), cost[2c] = current, cost[2c+1] = best (64-bit transports), tv[c] = t (iteration in
 // the current start), gv[2c] = g (the Philox counter), gv[2c+1] = g of the last new best, fresh[c]
 // (flags: reset the tabu matrix first, compute the deltas afresh). tabu_g: n^2 stamps per chain; delta_g: TS_NP deltas per chain
-// (used when TS_LOCAL_D is 0). c0: the global index of chain 0 of the launch (its draws are
+// (the deltas themselves when TS_LOCAL_D is 0; else where they are kept between launches). c0: the global index of chain 0 of the launch (its draws are
 // keyed by the global chain index, so a split over devices draws the same numbers).
 __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global const ushort2 *pairs,
                          __global ushort *perm, __global ushort *best_perm, __global ulong *cost,
@@ -241,15 +241,23 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
     ulong g = gv[2 * c], best_iter = gv[2 * c + 1];
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 
-    // the move of the previous iteration (none yet: every delta from scratch where asked, and
-    // always in local memory)
+    // the move of the previous iteration (none yet: every delta from scratch where asked, else
+    // the deltas the last launch left in the chain's slice of delta_g, copied in where they live
+    // in local memory)
     uint mi = TS_NONE, r = 0, s = 0;
-    bool first = TS_LOCAL_D || (flags & 2u) != 0;
-    // `iters` iterations, then (deltas in global memory, which outlive the launch) one more pass
-    // that only brings the deltas up to the last move, so that they are the deltas of the
-    // permutation the launch leaves
+    bool first = (flags & 2u) != 0;
+#if TS_LOCAL_D
+    if (!first) {
+        __global const DT *kept = delta_g + (size_t)c * TS_NP;
+        for (uint e = lid; e < TS_NP; e += TS_WG) delta[e] = kept[e];
+    }
+    // unconditional, as below
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    // `iters` iterations, then one more pass that only brings the deltas up to the last move, so
+    // that they are the deltas of the permutation the launch leaves (for the next launch)
     for (uint it = 0;; ++it) {
-        if (it == iters && (TS_LOCAL_D || mi == TS_NONE)) break;
+        if (it == iters && mi == TS_NONE) break;
         // the candidates of this iteration, judged in its state
         const uint wk = metaopt_rng4(seed, c0 + c, g).x;
         const long tl = (long)t, th = (long)t - horizon;
@@ -352,6 +360,12 @@ __kernel void qap_ts_run(__global const QT *A, __global const QT *B, __global co
 
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     for (uint e = lid; e < TS_N; e += TS_WG) perm[c * TS_N + e] = p[e];
+#if TS_LOCAL_D
+    {
+        __global DT *kept = delta_g + (size_t)c * TS_NP;
+        for (uint e = lid; e < TS_NP; e += TS_WG) kept[e] = delta[e];
+    }
+#endif
 #if TS_LOCAL_T
     for (uint e = lid; e < TS_N * TS_N; e += TS_WG) tabu_c[e] = tabu[e];
 #endif

@@ -2887,7 +2887,8 @@ typedef struct MetaoptQapTsOptions {
    */
   uint64_t max_iterations;
   /**
-   * Iterations per chain per launch (the stop rules and the elite pool act between launches).
+   * Iterations per chain per round, after which the elite pool and the restarts act, and the
+   * most of one launch (launches are a short step each; the stop rules act between them).
    */
   uint32_t launch_iterations;
   /**

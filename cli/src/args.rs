@@ -735,8 +735,9 @@ pub fn catalogue_function(flag: &str, name: &str, dims: u32) -> CliResult<&'stat
 /// left out keeps the library's default (`metaopt::qap_ts::QapTsOptions`).
 #[derive(Args, Clone, Debug, Default)]
 pub struct TsTuningArgs {
-    /// ts: tabu iterations per chain per device launch (the elite pool and the stop rules act
-    /// between launches) [default: 2000]
+    /// ts: tabu iterations per chain per round, after which the elite pool and the restarts act
+    /// (launches are a short step each within a round; the stop rules act between them)
+    /// [default: 2000]
     #[arg(long, value_name = "N")]
     pub launch_iterations: Option<u32>,
     /// ts: best distinct permutations kept for restarts (0: no restarts) [default: 16 with 256

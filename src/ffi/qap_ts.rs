@@ -39,7 +39,8 @@ pub struct MetaoptQapTsOptions {
     pub chains: u32,
     /// Iterations per chain in total; 0 = no limit (then `time_limit_s` must be set).
     pub max_iterations: u64,
-    /// Iterations per chain per launch (the stop rules and the elite pool act between launches).
+    /// Iterations per chain per round, after which the elite pool and the restarts act, and the
+    /// most of one launch (launches are a short step each; the stop rules act between them).
     pub launch_iterations: u32,
     /// Seed: on integer data a seed, the chains and the iteration counts give the same result on
     /// every device and on the CPU.

@@ -242,15 +242,9 @@ impl DeviceEngine {
             gv: queue.buffer(2 * chains, "g")?,
             fresh: queue.buffer(chains, "fresh")?,
             tabu: queue.buffer(chains * n * n, "tabu")?,
-            delta: queue.buffer(
-                if layout.local_delta {
-                    1
-                } else {
-                    chains * np * dsize
-                },
-                "delta",
-            )?,
-            keeps_deltas: ty.is_integer() && !layout.local_delta,
+            // the deltas, or (in local memory) where a launch leaves them for the next one
+            delta: queue.buffer(chains * np * dsize, "delta")?,
+            keeps_deltas: ty.is_integer(),
             delta_perm: vec![Vec::new(); chains],
             queue,
             kernel,
@@ -298,7 +292,8 @@ impl Engine for DeviceEngine {
         self.gv
             .write_queued(q, states.iter().flat_map(|s| [s.g, s.best_iter]).collect())?;
         // bit 0: a fresh start (reset the tabu matrix); bit 1: compute the deltas afresh (float
-        // data, local memory, or a permutation other than the one the deltas are of)
+        // data, whose host costs are recomputed, or a permutation other than the one the kept
+        // deltas are of)
         let flags: Vec<u8> = states
             .iter()
             .zip(&self.delta_perm)

@@ -1,7 +1,8 @@
 //! Robust tabu search for the QAP (Taillard 1991, with the 2006 tenure rule), many independent
 //! chains at once: docs/specs/QAP_TS.md.
 //!
-//! [`QapTs::solve`] runs every chain in launches of `launch_iterations` iterations on an
+//! [`QapTs::solve`] runs every chain in rounds of `launch_iterations` iterations, made of short
+//! launches, on an
 //! [`Engine`] (`device.rs`: one work-group per chain in `cl/qap_ts.cl`; `cpu.rs`: one rayon task
 //! per chain, the same draws). Between launches this module, once for both backends, keeps an
 //! elite pool of the best distinct permutations and restarts the chains that found no new best
@@ -61,7 +62,7 @@ pub enum TenureRule {
 /// in total (`max_iterations` in the C ABI, Python and the CLI), with a time limit, a target (a
 /// cost at or below it stops), a stop token and a checkpoint plan; a budget, a time limit or a
 /// token must be set, and evaluations are not counted (refused). The stops act between launches; the pool and the restarts every `launch_iterations` iterations (a
-/// round), which under a time limit is made of shorter launches sized to the time left. Results
+/// round), made of launches of a short step each (see `launch_iterations`). Results
 /// are reproducible for equal `seed`, `chains`, budget, `launch_iterations` and pool
 /// options (and identical across backends on integer data) up to where a time limit ends the
 /// solve.
@@ -73,8 +74,11 @@ pub struct QapTsOptions {
     /// When the solve stops (budget: iterations per chain in total) and where it writes its
     /// checkpoint ([`QapTs::load_state`] continues from one).
     pub stop: Stop,
-    /// Iterations per chain per round: a launch without a time limit (the device's kernel runs
-    /// them without the host), after which the elite pool and the restarts act.
+    /// Iterations per chain per round, after which the elite pool and the restarts act; the
+    /// most of one launch (the device's kernel runs them without the host). Launches are a short
+    /// step each (a time limit, Ctrl-C and a stop token act between them), ending at every
+    /// round; on float data and with an exchange between ranks a round is one launch unless a
+    /// time limit sizes them.
     pub launch_iterations: u32,
     pub seed: u64,
     pub tenure: TenureRule,
@@ -766,10 +770,16 @@ impl QapTs {
                 .collect();
             s.elapsed = t0.elapsed().as_secs_f64();
         };
-        // the stop rules and, under a time limit, the launch sizes: the first launch is short
-        // and timed, the next ones end before the time left. Without a time limit every launch
-        // has `launch_iterations` (the pool and the restarts act between launches, so the sizes
-        // are part of the course a seed gives)
+        // the stop rules and the launch sizes: the first launch is short and timed, the next
+        // ones take a short step (and end before the time left), so that a time limit, Ctrl-C
+        // or a stop token ends the solve promptly. The pool and the restarts act every
+        // `launch_iterations` iterations whatever the launches, and integer deltas are exact
+        // and kept between launches, so for integer data the sizes do not change the course a
+        // seed gives. Float data (whose host costs are recomputed after every launch) and an
+        // exchange between ranks (made before every launch) keep launches of whole rounds
+        // without a time limit, so that their course stays the seed's.
+        let paced =
+            opts.stop.time_limit.is_some() || (p.elem_type().is_integer() && share.is_none());
         let mut driver = opts.stop.driver(t0);
         loop {
             let done = s.done;
@@ -835,7 +845,7 @@ impl QapTs {
             if let Some(b) = opts.stop.budget {
                 count = count.min(b - done);
             }
-            if opts.stop.time_limit.is_some() {
+            if paced {
                 count = count.min(driver.next_size(FIRST_TIMED_LAUNCH, round, done));
             }
             // tabu stamps are 32-bit iterations of one start: a start that long begins anew

@@ -1534,7 +1534,8 @@ fn ts_tuning_flags_reach_the_solver_and_are_checked() {
         "3",
         "--json",
     ]));
-    assert_eq!(m["launches"], 3, "{m:?}");
+    assert!(m["launches"].as_u64().unwrap() >= 3, "{m:?}");
+    assert_eq!(m["iterations"], 300, "{m:?}");
     assert!(m["restarts"].as_u64().unwrap() > 0, "{m:?}");
     fails_with(
         &[

@@ -396,7 +396,8 @@ fn cpu_results_are_reproducible_and_restarts_happen() {
         (r2.cost, &r2.permutation, r2.restarts)
     );
     assert_eq!(r1.iterations, 3000);
-    assert_eq!(r1.launches, 6);
+    // launches of a short step each, ending at every round of 500 iterations
+    assert!(r1.launches >= 6, "{}", r1.launches);
     assert!(r1.restarts > 0);
     assert_eq!(p.cost(&r1.permutation).unwrap(), r1.cost);
 }
@@ -405,12 +406,17 @@ fn cpu_results_are_reproducible_and_restarts_happen() {
 /// chains' best, current cost and permutation, restarts included).
 fn same_on_device_and_cpu(inst: &QapInstance, ty: ElemType, opts: &QapTsOptions) {
     let p = Arc::new(QapProblem::from_instance_as(inst, ty).unwrap());
+    // the launches are sized by each backend's speed, and every round of launch_iterations
+    // ends one: the course at the rounds' ends is the seed's
+    let round = opts.launch_iterations as u64;
     let trail = |backend: Backend| {
         let mut seen = Vec::new();
         let r = QapTs::new(p.clone(), backend)
             .unwrap()
             .solve_with_progress(opts, |pr| {
-                seen.push((pr.iterations, pr.best, pr.restarts));
+                if pr.iterations % round == 0 {
+                    seen.push((pr.iterations, pr.best, pr.restarts));
+                }
                 true
             });
         (r.unwrap(), seen)
@@ -432,10 +438,8 @@ fn same_on_device_and_cpu(inst: &QapInstance, ty: ElemType, opts: &QapTsOptions)
     } else {
         assert_eq!(p.cost(&d.permutation).unwrap(), d.cost);
     }
-    assert_eq!(
-        (d.iterations, d.launches, d.restarts),
-        (c.iterations, c.launches, c.restarts)
-    );
+    assert_eq!((d.iterations, d.restarts), (c.iterations, c.restarts));
+    assert!(dt.len() as u64 == d.iterations.div_ceil(round));
 }
 
 #[test]
@@ -786,9 +790,11 @@ fn time_limit_and_progress_stop_a_solve() {
     let r = s.solve(&opts).unwrap();
     assert!(r.seconds >= 0.3 && r.seconds < 5.0, "{}", r.seconds);
     assert!(!r.target_reached && r.iterations > 0 && r.seconds_to_best <= r.seconds);
-    let mut calls = 0;
+    // without a time limit too the launches take a short step each (the first 8 iterations),
+    // none longer than a round of launch_iterations; the progress after each, and its false
+    // ends the solve there
+    let (mut calls, mut last) = (0, 0);
     let r = s
-        // without a time limit every launch has launch_iterations (with one they are sized to it)
         .solve_with_progress(
             &QapTsOptions {
                 stop: Stop {
@@ -800,12 +806,16 @@ fn time_limit_and_progress_stop_a_solve() {
             },
             |pr| {
                 calls += 1;
-                assert_eq!(pr.iterations, 200 * calls);
+                assert!(pr.iterations > last && pr.iterations - last <= 200);
+                if calls == 1 {
+                    assert_eq!(pr.iterations, 8);
+                }
+                last = pr.iterations;
                 calls < 3
             },
         )
         .unwrap();
-    assert_eq!((calls, r.iterations, r.launches), (3, 600, 3));
+    assert_eq!((calls, r.iterations, r.launches), (3, last, 3));
 }
 
 /// `random_instance` with every entry multiplied by `scale`.

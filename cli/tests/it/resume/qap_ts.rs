@@ -25,7 +25,8 @@ fn a_killed_tabu_search_resumes_to_the_uninterrupted_result() {
         dir.path(),
         &ARGS,
         (Duration::from_millis(300), Duration::from_millis(1500)),
-        &["cost", "permutation", "iterations", "launches", "restarts"],
+        // (not the launches: short ones, sized by the machine's speed)
+        &["cost", "permutation", "iterations", "restarts"],
     );
     assert!(whole["restarts"].as_u64().unwrap() > 0);
 }

@@ -40,23 +40,18 @@ fn resumed_equals_uninterrupted(backend: Backend, split: u64) {
     let mut second = QapTs::new(p.clone(), backend).unwrap();
     second.load_state(state).unwrap();
     let rest = second.solve(&options(3000)).unwrap();
+    // (the launches are sized by the machine's speed; the course is the seed's)
     assert_eq!(
-        (
-            rest.cost,
-            &rest.permutation,
-            rest.iterations,
-            rest.launches,
-            rest.restarts
-        ),
+        (rest.cost, &rest.permutation, rest.iterations, rest.restarts),
         (
             whole.cost,
             &whole.permutation,
             whole.iterations,
-            whole.launches,
             whole.restarts
         ),
         "split at {split}"
     );
+    assert!(rest.launches >= part.launches);
     // the state was used up: a third solve starts afresh
     let again = second.solve(&options(3000)).unwrap();
     assert_eq!(again.permutation, whole.permutation);
