@@ -6,8 +6,10 @@ classdef BatchDE < metaopt.Instance
 %   b = metaopt.BatchDE(problems, opts)  a struct array, one element per problem, with the
 %       fields function (a catalogue name; or source: OpenCL C text, and data), dims, lower,
 %       upper (a scalar or one per dimension), members, f, cr, mutation, bounds, seed,
-%       generations, target (absent or []: the defaults 50 members, F 0.5, CR 0.9, DE/rand/1,
-%       sat, seed 1, 1000 generations, no target); opts: cpu, precision ('single', 'double'),
+%       generations, target, integrality (one flag or one per dimension), constraints ([NG NH]
+%       of a source's constraints function, Deb's rules) and eqTol (absent or []: the defaults
+%       50 members, F 0.5, CR 0.9, DE/rand/1, sat, seed 1, 1000 generations, no target,
+%       continuous, unconstrained); opts: cpu, precision ('single', 'double'),
 %       generationsPerLaunch, placement ('auto', 'local', 'global')
 %   b = metaopt.BatchDE(fun, dims, lower, upper, name, value, ...)   the same from per-problem
 %       values: every name (members, f, cr, mutation, bounds, seed, generations, target) and
@@ -18,8 +20,8 @@ classdef BatchDE < metaopt.Instance
 %   r = b.run(opts)   opts: timeLimit, checkpoint (a file the run writes every problem's state
 %       to when it ends and every checkpointEvery seconds), resume (a checkpoint file of a batch
 %       of the same problems and options: the run continues it). Runs until every problem
-%       reached its target or generations, or the time limit; called again it goes on. r.bestValue, r.generations
-%       (column vectors), r.stopReason (a cell: 'target', 'budget' (its generations ran),
+%       reached its target or generations, or the time limit; called again it goes on. r.bestValue, r.generations,
+%       r.violation (column vectors), r.stopReason (a cell: 'target', 'budget' (its generations ran),
 %       'time_limit', 'interrupted'), r.best (a cell of row vectors), r.precision, r.seconds.
 
   properties (SetAccess = private)
