@@ -24,7 +24,12 @@ classdef DE < metaopt.Instance
 %       precision and fitnessPrecision (the thesis's optionsUpdate); makes and evaluates the first populations;
 %       warm starts: init (a matrix of points, one per row: they replace the first members,
 %       island by island; islands x members rows: the whole population; clipped to the limits),
-%       x0 (one point within the limits: the first member, as scipy's x0)
+%       x0 (one point within the limits: the first member, as scipy's x0); constraints:
+%       constraints [NG NH] (an OpenCL source's constraints function: NG inequalities g <= 0,
+%       then NH equalities |h| <= eqTol) or violation (for an m-function objective: a function
+%       returning each row's violation, 0 feasible), eqTol (1e-4), constraintHandling ('deb',
+%       'epsilon' or [theta tc cp]), repair (a source's: a probability or [probability rounds]);
+%       the run's info.violation is then the best point's violation
 %   [x, fval, info] = d.run(stop)  a number of generations, or a struct or name/value pairs of
 %       maxGenerations, maxEvaluations, target, timeLimit; checkpoint (a file the run writes its
 %       whole state to when it ends and every checkpointEvery seconds), resume (a checkpoint

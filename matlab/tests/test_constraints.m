@@ -50,6 +50,13 @@ check(strcmp(id, 'metaopt:badOption') && ~isempty(strfind(msg, 'repair')), ['the
 check(strcmp(id, 'metaopt:badOption') && ~isempty(strfind(msg, 'de-init')), ['a violation is an option of de-init: ' msg]);
 metaopt_free(d);
 
+% the class passes them on: metaopt.DE's init takes violation, its run reports the violation
+dc = metaopt.DE(4, 20, 2, [-2 2], 'cpu', true, 'precision', 'double', 'CR', 0.9, 'F_coefs_min', 0.5, 'F_coefs_max', 0.9);
+dc.init(sq, 'violation', vl);
+[x, f, info] = dc.run(600);
+check(abs(f - 0.5) < 1e-6 && info.violation == 0 && sum(x) >= 1 - 1e-12, sprintf('metaopt.DE, an m-function violation: %g', f));
+clear dc;
+
 % --- island DE: the gradient-based repair of a source's equality, device and CPU backend ---
 runs = {};
 for cpu = [false true]
