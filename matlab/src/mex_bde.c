@@ -202,16 +202,9 @@ static MetaoptBatchDeProblem *problem_specs(const mxArray *p, size_t *count) {
         if ((v = pfield(p, i, "constraints"))) {
             /* [NG NH]: the counts of what the source's `constraints` writes, by Deb's rules */
             snprintf(what, sizeof what, "problems(%zu).constraints", i + 1);
-            check_real_numeric(v, what, "[NG NH]");
-            if (mxGetNumberOfElements(v) != 2)
-                fail("badArgument", "%s must be [NG NH] (two counts), got %zu values", what, mxGetNumberOfElements(v));
-            double ng = elem(v, 0), nh = elem(v, 1);
-            if (!(ng >= 0 && ng <= 4294967295.0 && ng == floor(ng) && nh >= 0 && nh <= 4294967295.0 && nh == floor(nh)))
-                fail("badArgument", "%s must be two whole counts >= 0, got [%g %g]", what, ng, nh);
             MetaoptConstraints *c = mxMalloc(sizeof *c);
             *c = metaopt_default_constraints();
-            c->inequalities = (uint32_t)ng;
-            c->equalities = (uint32_t)nh;
+            constraint_counts(v, what, c);
             if (tol) {
                 snprintf(what, sizeof what, "problems(%zu).eqTol", i + 1);
                 c->eq_tol = real_scalar(tol, what);

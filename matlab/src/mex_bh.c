@@ -36,6 +36,45 @@ static const char *const bh_option_fields[] = {"chains",    "hopMin",     "hopMa
                                               "precision", "cpu",        "device", "data",     "constraints",
                                               "violation", "eqTol",      NULL};
 
+/* bounds: a dims x 2 matrix of [lower upper] rows, into mxMalloc'ed lo and hi (the library
+ * checks finite lo < hi) -> dims */
+static uint32_t bounds_arg(const mxArray *b, double **lo, double **hi) {
+    check_real_numeric(b, "bounds", "a dims x 2 matrix of [lower upper] rows");
+    if (mxGetNumberOfDimensions(b) != 2 || mxGetN(b) != 2 || mxGetM(b) == 0 || mxGetM(b) > 4294967295.0)
+        fail("badArgument", "bounds must be a dims x 2 matrix of [lower upper] rows, got %zu x %zu", (size_t)mxGetM(b),
+             (size_t)mxGetN(b));
+    uint32_t dims = (uint32_t)mxGetM(b);
+    *lo = mxMalloc(dims * sizeof **lo);
+    *hi = mxMalloc(dims * sizeof **hi);
+    for (uint32_t j = 0; j < dims; ++j)
+        (*lo)[j] = elem(b, j), (*hi)[j] = elem(b, j + dims);
+    return dims;
+}
+
+/* The objective `fun` into *obj and the constraint options of `s` into *cons (constraints_arg:
+ * Deb's rules; *given says whether any was), read before the instance
+ * is made so that an error leaves nothing behind; then a new basin-hopping instance (its array
+ * in *out) holding persistent copies of the m-functions, which is the callbacks' user data.
+ * `label` (cap bytes) names an m-function objective and must outlive the library calls. */
+static Entry *bh_entry(const mxArray *fun, const mxArray *s, uint32_t dims, MetaoptObjective *obj,
+                       MetaoptConstraints *cons, int *given, char *label, size_t cap, mxArray **out) {
+    int callback = objective_arg(fun, NULL, obj, label, cap);
+    mxArray *viol;
+    *given = constraints_arg(s, NULL, callback, 0, cons, &viol);
+    Entry *e = entry_new(&kind_bh, out);
+    BhState *st = e->state;
+    st->dims = dims;
+    st->viol = viol;
+    if (callback) {
+        obj->user_data = e;
+        st->fun = mxDuplicateArray(fun);
+        mexMakeArrayPersistent(st->fun);
+    }
+    if (viol)
+        cons->user_data = e;
+    return e;
+}
+
 /* 'bh-create', objective, bounds (a dims x 2 matrix of [lower upper] rows), [opts: chains,
  * hopMin, hopMax, hopScales, step0, stepStop, maxSearch, seed, launchSteps, share (false: the
  * chains stay independent), precision ('single' | 'double'; unset: the library's choice), cpu,
@@ -48,15 +87,8 @@ static const char *const bh_option_fields[] = {"chains",    "hopMin",     "hopMa
 void mode_bh_create(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     const mxArray *fun = arg(nrhs, prhs, 1, "objective");
-    const mxArray *b = arg(nrhs, prhs, 2, "bounds");
-    check_real_numeric(b, "bounds", "a dims x 2 matrix of [lower upper] rows");
-    if (mxGetNumberOfDimensions(b) != 2 || mxGetN(b) != 2 || mxGetM(b) == 0 || mxGetM(b) > 4294967295.0)
-        fail("badArgument", "bounds must be a dims x 2 matrix of [lower upper] rows, got %zu x %zu", (size_t)mxGetM(b),
-             (size_t)mxGetN(b));
-    uint32_t dims = (uint32_t)mxGetM(b);
-    double *lo = mxMalloc(dims * sizeof *lo), *hi = mxMalloc(dims * sizeof *hi);
-    for (uint32_t j = 0; j < dims; ++j)
-        lo[j] = elem(b, j), hi[j] = elem(b, j + dims); /* the library checks finite lo < hi */
+    double *lo, *hi;
+    uint32_t dims = bounds_arg(arg(nrhs, prhs, 2, "bounds"), &lo, &hi);
     const mxArray *s = options_struct(nrhs, prhs, 3, bh_option_fields);
     MetaoptBhOptions o = metaopt_bh_default_options();
     const mxArray *v;
@@ -87,27 +119,15 @@ void mode_bh_create(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
         o.device = (int32_t)int_scalar(v, "opts.device", -1, 2147483647.0);
     size_t bytes = 0;
     const void *data = (v = opt(s, "data")) ? data_bytes(v, "opts.data", &bytes) : NULL;
-    /* the arguments are read before the instance is made (an error leaves nothing behind); the
-     * callbacks' user data, the instance's entry, is set once it is */
     MetaoptObjective obj;
-    char label[512];
-    int callback = objective_arg(fun, NULL, &obj, label, sizeof label);
     MetaoptConstraints cons;
-    mxArray *viol;
-    if (constraints_arg(s, NULL, callback, 0, &cons, &viol))
-        o.constraints = &cons;
+    char label[512];
     mxArray *out = NULL;
-    Entry *e = entry_new(&kind_bh, &out);
+    int given;
+    Entry *e = bh_entry(fun, s, dims, &obj, &cons, &given, label, sizeof label, &out);
     BhState *st = e->state;
-    st->dims = dims;
-    st->viol = viol;
-    if (callback) {
-        obj.user_data = e;
-        st->fun = mxDuplicateArray(fun);
-        mexMakeArrayPersistent(st->fun);
-    }
-    if (viol)
-        cons.user_data = e;
+    if (given)
+        o.constraints = &cons;
     /* the starting point is evaluated by 'bh-solve' (opts.x0), not here */
     MetaoptBhCreateResult r = metaopt_bh_create(&obj, lo, hi, dims, bytes ? data : NULL, bytes, &o);
     if (r.error_code != METAOPT_OK) {
@@ -268,15 +288,8 @@ static const char *const polish_option_fields[] = {"chains", "steps",       "see
 void mode_bh_polish(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, const char *options) {
     (void)nlhs, (void)options;
     const mxArray *fun = arg(nrhs, prhs, 1, "objective");
-    const mxArray *b = arg(nrhs, prhs, 2, "bounds");
-    check_real_numeric(b, "bounds", "a dims x 2 matrix of [lower upper] rows");
-    if (mxGetNumberOfDimensions(b) != 2 || mxGetN(b) != 2 || mxGetM(b) == 0 || mxGetM(b) > 4294967295.0)
-        fail("badArgument", "bounds must be a dims x 2 matrix of [lower upper] rows, got %zu x %zu", (size_t)mxGetM(b),
-             (size_t)mxGetN(b));
-    uint32_t dims = (uint32_t)mxGetM(b);
-    double *lo = mxMalloc(dims * sizeof *lo), *hi = mxMalloc(dims * sizeof *hi);
-    for (uint32_t j = 0; j < dims; ++j)
-        lo[j] = elem(b, j), hi[j] = elem(b, j + dims);
+    double *lo, *hi;
+    uint32_t dims = bounds_arg(arg(nrhs, prhs, 2, "bounds"), &lo, &hi);
     size_t n;
     double *x = real_vector(arg(nrhs, prhs, 3, "x"), "x", &n, 1);
     if (n != dims)
@@ -300,27 +313,17 @@ void mode_bh_polish(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, co
     size_t bytes = 0;
     const void *data = (v = opt(s, "data")) ? data_bytes(v, "opts.data", &bytes) : NULL;
     MetaoptObjective obj;
-    char label[512];
-    int callback = objective_arg(fun, NULL, &obj, label, sizeof label);
     MetaoptConstraints cons;
-    mxArray *viol;
-    if (constraints_arg(s, NULL, callback, 0, &cons, &viol))
-        o.constraints = &cons;
+    char label[512];
     /* an instance for the call alone: the m-functions' user data and busy mark */
     mxArray *token_array = NULL;
-    Entry *e = entry_new(&kind_bh, &token_array);
+    int given;
+    Entry *e = bh_entry(fun, s, dims, &obj, &cons, &given, label, sizeof label, &token_array);
     BhState *st = e->state;
-    st->dims = dims;
-    st->viol = viol;
-    if (callback) {
-        obj.user_data = e;
-        st->fun = mxDuplicateArray(fun);
-        mexMakeArrayPersistent(st->fun);
-    }
-    if (viol)
-        cons.user_data = e;
+    if (given)
+        o.constraints = &cons;
     /* an m-function runs on this thread (it sees Ctrl-C itself); else a worker */
-    int here = callback || viol;
+    int here = st->fun || st->viol;
     MetaoptStopToken *token = here ? NULL : cancel_token();
     o.stop_token = token;
     PolishCall c = {.obj = &obj, .lo = lo, .hi = hi, .x = x, .dims = dims, .data = bytes ? data : NULL,

@@ -310,13 +310,14 @@ void mode_de_init(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, cons
     MetaoptObjective o;
     char label[512];
     int callback = objective_arg(fun, e, &o, label, sizeof label);
+    /* before the copy below: a refused option raises here */
+    de_constraints(e, d, update, callback);
     mxArray *copy = NULL;
     if (callback) {
         /* the library calls it again in later MEX calls ('de-iteration', 'de-run') */
         copy = mxDuplicateArray(fun);
         mexMakeArrayPersistent(copy);
     }
-    de_constraints(e, d, update, callback);
     call_begin_with(e, copy, d->viol);
     MetaoptInt32Result r = metaopt_de_init(d->de, &o, mutation, migration, period, update ? &opts : NULL);
     call_end(e);

@@ -243,6 +243,8 @@ int objective_arg(const mxArray *fun, Entry *e, MetaoptObjective *o, char *label
  * for the calls, or destroys it), else *viol is NULL. */
 enum { CONSTRAINTS_EPSILON = 1, CONSTRAINTS_REPAIR = 2 };
 int constraints_arg(const mxArray *s, Entry *e, int callback, unsigned what, MetaoptConstraints *c, mxArray **viol);
+/* The counts [NG NH] of `v` (named `what` in errors) into c->inequalities, c->equalities. */
+void constraint_counts(const mxArray *v, const char *what, MetaoptConstraints *c);
 /* Whether opts struct s (NULL: none) has any field of constraints_arg. */
 int has_constraint_fields(const mxArray *s);
 

@@ -90,7 +90,7 @@ static mxArray *error_struct(const char *identifier, const char *message) {
 typedef struct {
     Entry *e;
     const mxArray *fn; /* e->fun or e->viol */
-    const char *what;  /* "objective" or "violation" */
+    int violation;     /* 1: fn is the violation (may give NaN, never a negative value) */
     const double *x;
     uint32_t rows, dims;
     double *f;
@@ -107,12 +107,13 @@ static void objective_body(void *arg) {
     ObjectiveCall *c = arg;
     Entry *e = c->e;
     uint32_t rows = c->rows, dims = c->dims;
-    int violation = strcmp(c->what, "violation") == 0;
+    int violation = c->violation;
+    const char *what = violation ? "violation" : "objective";
     c->status = 1;
     e->fun_calls++;
     if (!c->fn) {
         char msg[128];
-        snprintf(msg, sizeof msg, "the m-function %s is not set (internal error)", c->what);
+        snprintf(msg, sizeof msg, "the m-function %s is not set (internal error)", what);
         e->fun_error = error_struct("metaopt:objective", msg);
         return;
     }
@@ -128,7 +129,7 @@ static void objective_body(void *arg) {
     if (trapped) {
         char msg[192];
         snprintf(msg, sizeof msg, "cannot call the %s through metaopt_call_objective.m (it must lie on the path beside "
-                                  "metaopt_mex)", c->what);
+                                  "metaopt_mex)", what);
         e->fun_error = error_struct("metaopt:objective", msg);
         return;
     }
@@ -152,7 +153,7 @@ static void objective_body(void *arg) {
         snprintf(msg, sizeof msg,
                  "the %s must return %u real values (a real numeric vector, one value per row of its %u x %u "
                  "argument), got %s",
-                 c->what, rows, rows, dims, got);
+                 what, rows, rows, dims, got);
     } else {
         for (uint32_t r = 0; r < rows; ++r) {
             c->f[r] = elem(F, r);
@@ -177,9 +178,9 @@ static void objective_body(void *arg) {
     c->status = 0;
 }
 
-static int32_t call_m_function(const mxArray *fn, const char *what, const double *x, uint32_t rows, uint32_t dims,
+static int32_t call_m_function(const mxArray *fn, int violation, const double *x, uint32_t rows, uint32_t dims,
                                double *f, void *user_data) {
-    ObjectiveCall c = {user_data, fn, what, x, rows, dims, f, 1};
+    ObjectiveCall c = {user_data, fn, violation, x, rows, dims, f, 1};
     const char *mode = g_mode; /* a nested MEX call from the objective sets its own */
     int trap = metaopt_mex_protect(objective_body, &c, &c.e->fun_exception);
     g_mode = mode;
@@ -190,15 +191,26 @@ static int32_t call_m_function(const mxArray *fn, const char *what, const double
 
 /* The host callback the library calls (user_data: the Entry). */
 int32_t mex_objective(const double *x, uint32_t rows, uint32_t dims, double *f, void *user_data) {
-    return call_m_function(((Entry *)user_data)->fun, "objective", x, rows, dims, f, user_data);
+    return call_m_function(((Entry *)user_data)->fun, 0, x, rows, dims, f, user_data);
 }
 
 int32_t mex_violation(const double *x, uint32_t rows, uint32_t dims, double *v, void *user_data) {
-    return call_m_function(((Entry *)user_data)->viol, "violation", x, rows, dims, v, user_data);
+    return call_m_function(((Entry *)user_data)->viol, 1, x, rows, dims, v, user_data);
 }
 
 /* ---------------------------------------------------------------------------------------- */
 /* constraint options                                                                       */
+
+void constraint_counts(const mxArray *v, const char *what, MetaoptConstraints *c) {
+    check_real_numeric(v, what, "[NG NH]");
+    if (mxGetNumberOfElements(v) != 2)
+        fail("badArgument", "%s must be [NG NH] (two counts), got %zu values", what, mxGetNumberOfElements(v));
+    double ng = elem(v, 0), nh = elem(v, 1);
+    if (!(ng >= 0 && ng <= 4294967295.0 && ng == floor(ng) && nh >= 0 && nh <= 4294967295.0 && nh == floor(nh)))
+        fail("badArgument", "%s must be two whole counts >= 0, got [%g %g]", what, ng, nh);
+    c->inequalities = (uint32_t)ng;
+    c->equalities = (uint32_t)nh;
+}
 
 int has_constraint_fields(const mxArray *s) {
     static const char *const names[] = {"constraints", "violation", "eqTol", "constraintHandling", "repair", NULL};
@@ -232,15 +244,7 @@ int constraints_arg(const mxArray *s, Entry *e, int callback, unsigned what, Met
         fail("badOption", "opts.violation goes with an m-function objective; an OpenCL source objective defines "
                           "constraints and gives their counts, opts.constraints [NG NH]");
     if (counts) {
-        check_real_numeric(counts, "opts.constraints", "[NG NH]");
-        if (mxGetNumberOfElements(counts) != 2)
-            fail("badArgument", "opts.constraints must be [NG NH] (two counts), got %zu values",
-                 mxGetNumberOfElements(counts));
-        double ng = elem(counts, 0), nh = elem(counts, 1);
-        if (!(ng >= 0 && ng <= 4294967295.0 && ng == floor(ng) && nh >= 0 && nh <= 4294967295.0 && nh == floor(nh)))
-            fail("badArgument", "opts.constraints must be two whole counts >= 0, got [%g %g]", ng, nh);
-        c->inequalities = (uint32_t)ng;
-        c->equalities = (uint32_t)nh;
+        constraint_counts(counts, "opts.constraints", c);
     } else {
         if (!mxIsFunctionHandle(vfun) && !(mxIsChar(vfun) && mxGetNumberOfElements(vfun) > 0))
             fail("badArgument", "opts.violation must be a function handle or an m-function name, got a %s",

@@ -94,6 +94,8 @@ check(strcmp(id, 'metaopt:badOption') && ~isempty(strfind(msg, 'constraintHandli
 check(strcmp(id, 'metaopt:badOption') && ~isempty(strfind(msg, 'repair')), ['BH takes no repair: ' msg]);
 [id, msg] = error_of(@() metaopt_bh_create(sq, [-2 2; -2 2], struct('cpu', true, 'constraints', [1 0])));
 check(strcmp(id, 'metaopt:badOption') && ~isempty(strfind(msg, 'opts.violation')), ['BH, counts with an m-function: ' msg]);
+[id, msg] = error_of(@() metaopt_bh_create(ineq, [-2 2; -2 2], struct('constraints', [0 0])));
+check(strcmp(id, 'metaopt:invalidArgument') && ~isempty(strfind(msg, 'constraints')), ['BH, [0 0] constraints: ' msg]);
 check(metaopt_mex('live').bh == 0, 'BH: a refused bh-create leaves no instance');
 
 % --- the polish: from a near point to the optimum, never to a worse point ---

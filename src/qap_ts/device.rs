@@ -10,6 +10,7 @@ use crate::device::{
 use crate::error::{Error, Result};
 use crate::problem::qap::QapProblem;
 use opencl3::kernel::{ExecuteKernel, Kernel};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 pub struct DeviceEngine {
@@ -112,21 +113,10 @@ fn deltas_fit_i32(p: &QapProblem) -> bool {
     ma < 1 << 29 && mb < 1 << 29 && ma * mb * p.slices as u128 * (8 * p.n as u128 + 64) < 1 << 31
 }
 
-/// The bytes of `slices` stacked n x n matrices followed by the bytes of their transposes, in
-/// the same order (the element size is what the bytes give per element).
-fn with_transposes(bytes: &[u8], n: usize, slices: usize) -> Vec<u8> {
-    let es = bytes.len() / (slices * n * n).max(1);
-    let mut out = Vec::with_capacity(2 * bytes.len());
-    out.extend_from_slice(bytes);
-    for sl in 0..slices {
-        let m = &bytes[sl * n * n * es..(sl + 1) * n * n * es];
-        for i in 0..n {
-            for j in 0..n {
-                out.extend_from_slice(&m[(j * n + i) * es..(j * n + i + 1) * es]);
-            }
-        }
-    }
-    out
+/// The bytes of the stack of n x n matrices `m` followed by the bytes of their transposes.
+fn with_transposes<T: crate::problem::qap::cost::QapElem>(n: usize, m: &[T]) -> Vec<u8> {
+    let stacked = [m, &super::cpu::transpose(n, m)].concat();
+    crate::problem::qap::cost::as_bytes(&stacked).to_vec()
 }
 
 impl DeviceEngine {
@@ -219,21 +209,21 @@ impl DeviceEngine {
         // asymmetric data read across rows: each matrix followed by its transposes, so that the
         // work-items of a group, which take consecutive pairs (r, s), s = r + 1, ..., read a_sk
         // and b_{p(s) p(k)} along rows of them (cl/qap_ts.cl `AC`, `BC`)
-        let (ab, bb) = if stack == 1 {
-            (ab.to_vec(), bb.to_vec())
+        let (ab, bb): (Cow<[u8]>, Cow<[u8]>) = if stack == 1 {
+            (Cow::Borrowed(ab), Cow::Borrowed(bb))
         } else {
-            (
-                with_transposes(ab, n, p.slices),
-                with_transposes(bb, n, p.slices),
-            )
+            crate::with_matrices!(&p.data, |a, b| (
+                Cow::Owned(with_transposes(n, a)),
+                Cow::Owned(with_transposes(n, b))
+            ))
         };
         let pairs: Vec<u16> = super::cpu::pairs(n)
             .into_iter()
             .flat_map(|(r, s)| [r as u16, s as u16])
             .collect();
         Ok(DeviceEngine {
-            a: queue.buffer_from(&ab, "A")?,
-            b: queue.buffer_from(&bb, "B")?,
+            a: queue.buffer_from(ab.as_ref(), "A")?,
+            b: queue.buffer_from(bb.as_ref(), "B")?,
             pairs: queue.buffer_from(&pairs, "pairs")?,
             perm: queue.buffer(chains * n, "perm")?,
             best_perm: queue.buffer(chains * n, "best_perm")?,

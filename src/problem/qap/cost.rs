@@ -193,7 +193,7 @@ macro_rules! with_matrices {
     };
 }
 
-fn as_bytes<T: QapElem>(v: &[T]) -> &[u8] {
+pub(crate) fn as_bytes<T: QapElem>(v: &[T]) -> &[u8] {
     // SAFETY: QapElem types are plain integers and floats without padding.
     unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
 }
